@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# xenalyze: one GNU Makefile for the library, the programs and the tests.
+
+CC       ?= cc
+AR       ?= ar
+PREFIX   ?= /usr/local
+BUILD    ?= build
+OPT      ?= -O2
+SHARED   ?= ../shared
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+        -Wmissing-prototypes -Wpointer-arith -Wvla -Wformat=2 -Wcast-qual \
+        -Wswitch-enum -Wundef -Wwrite-strings
+CFLAGS_BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+               $(OPT) -g $(WARN) -Iinclude -Isrc/lib -fvisibility=hidden
+ifeq ($(SANITIZE),1)
+CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=all \
+               -fno-omit-frame-pointer
+LDFLAGS     += -fsanitize=address,undefined
+BUILD       := build-san
+endif
+XCFLAGS := $(CFLAGS_BASE) $(CFLAGS)
+
+LIB_SRCS := $(sort $(wildcard src/lib/*/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CLI_SRCS := $(sort $(wildcard src/cli/*.c))
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+SYN_SRCS := $(sort $(wildcard tools/synth/*.c))
+SYN_OBJS := $(SYN_SRCS:%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_UTIL := $(BUILD)/tests/unit/tap.o
+LIBA := $(BUILD)/libxenalyze.a
+
+all: $(BUILD)/xenalyze $(if $(SYN_SRCS),$(BUILD)/xentrace-synth)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(XCFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBA): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/xenalyze: $(CLI_OBJS) $(LIBA)
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm
+
+$(BUILD)/xentrace-synth: $(SYN_OBJS) $(LIBA)
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm
+
+$(BUILD)/tests/test-%: $(BUILD)/tests/unit/test-%.o $(TEST_UTIL) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm
+
+$(BUILD)/tests/fuzz-replay: $(BUILD)/tests/fuzz/fuzz-reader.o \
+		$(BUILD)/tests/fuzz/replay.o $(LIBA)
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm
+
+# make check: unit tests, golden tests, bad-input tests, fuzz corpus replay.
+check: all $(UNIT_BINS) $(BUILD)/tests/fuzz-replay
+	@BUILD=$(BUILD) SHARED=$(SHARED) sh tests/run-all.sh $(UNIT_BINS)
+
+# libFuzzer target on reader+merge+model+reports (needs clang).
+FUZZ_SECONDS ?= 600
+fuzz:
+	@mkdir -p build-fuzz tests/fuzz/corpus
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
+	  -Iinclude -Isrc/lib -fsanitize=fuzzer,address,undefined \
+	  -o build-fuzz/fuzz-reader tests/fuzz/fuzz-reader.c $(LIB_SRCS) -lm
+	build-fuzz/fuzz-reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	  -timeout=10 -artifact_prefix=tests/fuzz/corpus/crash- \
+	  build-fuzz/corpus tests/fuzz/corpus
+
+demo: all
+	$(BUILD)/xenalyze --summary examples/demo.xentrace
+
+bench: all
+	sh tools/bench.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+	  $(DESTDIR)$(PREFIX)/include/xenalyze $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/xenalyze $(DESTDIR)$(PREFIX)/bin/
+	$(if $(SYN_SRCS),install -m 755 $(BUILD)/xentrace-synth $(DESTDIR)$(PREFIX)/bin/)
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/xenalyze/*.h $(DESTDIR)$(PREFIX)/include/xenalyze/
+	install -m 644 docs/xenalyze.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+# Every public header compiles on its own.
+hdrcheck:
+	@for h in include/xenalyze/*.h; do \
+	  echo "#include \"$$h\"" | $(CC) $(XCFLAGS) -x c -fsyntax-only - || exit 1; \
+	done; echo "headers ok"
+
+clean:
+	rm -rf build build-san build-fuzz
+
+.PHONY: all check fuzz demo bench install clean hdrcheck
+.SECONDARY:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Event catalog: one static table per trace class, naming each event,
+ * the extra words it needs, and a formatter for its arguments.
+ */
+#ifndef XA_CATALOG_H
+#define XA_CATALOG_H
+
+#include <xenalyze/out.h>
+#include <xenalyze/reader.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How exit codes of TRC_HVM_VMEXIT records are to be read. */
+enum xa_hvm_mode {
+    XA_HVM_VMX,
+    XA_HVM_SVM,
+};
+
+/* What a formatter may need beyond the record itself. */
+struct xa_fmt_ctx {
+    enum xa_hvm_mode hvm_mode;
+};
+
+typedef void xa_format_fn(const struct xa_record *rec, struct xa_out *o,
+                          const struct xa_fmt_ctx *ctx);
+
+struct xa_event_desc {
+    uint32_t id;                /* event id, TRC_64_FLAG included */
+    const char *name;           /* stable: appears in every output */
+    unsigned int min_extra;     /* fewer words: XA_DIAG_SHORT_RECORD */
+    xa_format_fn *format;       /* NULL: the raw extra words are printed */
+};
+
+struct xa_class {
+    const char *name;
+    const struct xa_event_desc *events;
+    unsigned int nr_events;
+};
+
+/* A number and its name, for exit reasons, hypercalls, vectors... */
+struct xa_code_name {
+    uint32_t code;
+    const char *name;
+};
+
+struct xa_catalog;
+
+/* Builds the index of every class; fails on a duplicate id. */
+XA_API int xa_catalog_new(struct xa_catalog **out);
+XA_API void xa_catalog_free(struct xa_catalog *cat);
+
+/*
+ * The descriptor of an event id, or NULL.  Runstate-change ids carry the
+ * old and new states in bits 4-9 and are found under the base id.
+ */
+XA_API const struct xa_event_desc *
+xa_catalog_lookup(const struct xa_catalog *cat, uint32_t event);
+
+/* Every registered class, NULL-terminated. */
+XA_API const struct xa_class *const *xa_catalog_classes(void);
+
+/*
+ * Formats a record's arguments (after its name) into o.  Unknown events
+ * and short records print their raw words.
+ */
+XA_API void xa_catalog_format(const struct xa_catalog *cat,
+                              const struct xa_record *rec,
+                              struct xa_out *o, const struct xa_fmt_ctx *ctx);
+
+/* Name lookups in a sorted xa_code_name table; NULL when absent. */
+XA_API const char *xa_code_name_find(const struct xa_code_name *tab,
+                                     unsigned int n, uint32_t code);
+
+/* Exit reason and hypercall names; NULL when unknown. */
+XA_API const char *xa_vmx_exit_name(uint32_t reason);
+XA_API const char *xa_svm_exit_name(uint32_t code);
+XA_API const char *xa_hypercall_name(uint32_t nr);
+/* Largest exit reason VMX defines (codes above it are SVM-only). */
+XA_API uint32_t xa_vmx_exit_max(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XA_CATALOG_H */

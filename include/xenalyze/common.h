@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Common definitions of libxenalyze: export macro, status codes.
+ */
+#ifndef XA_COMMON_H
+#define XA_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define XA_API __attribute__((visibility("default")))
+#else
+#define XA_API
+#endif
+
+/*
+ * Status codes of system and usage errors.  XA_OK is 0, XA_END (end of
+ * stream) is positive, errors are negative.  Data anomalies are never
+ * reported through these: see diag.h.
+ */
+#define XA_ERRORS                                                   \
+    XA_ERR(NOMEM,   -1, "out of memory")                            \
+    XA_ERR(OPEN,    -2, "cannot open file")                         \
+    XA_ERR(READ,    -3, "read error")                               \
+    XA_ERR(WRITE,   -4, "write error")                              \
+    XA_ERR(INVAL,   -5, "invalid argument")                         \
+    XA_ERR(NODATA,  -6, "no valid trace record in the input")       \
+    XA_ERR(RANGE,   -7, "value out of range")
+
+enum xa_status {
+    XA_OK = 0,
+    XA_END = 1,
+#define XA_ERR(name, val, str) XA_E_##name = (val),
+    XA_ERRORS
+#undef XA_ERR
+};
+
+/**
+ * xa_strerror - human-readable text of a status code
+ * @rc: XA_OK, XA_END or a negative XA_E_* code
+ */
+XA_API const char *xa_strerror(int rc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XA_COMMON_H */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * struct xa_out: a growable text buffer with fast integer formatting,
+ * written out to a file descriptor (or kept in memory) by its owner.
+ * A sticky error flag is checked once, at flush time.
+ */
+#ifndef XA_OUT_H
+#define XA_OUT_H
+
+#include <xenalyze/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct xa_out {
+    char *buf;
+    size_t len;
+    size_t cap;
+    int fd;             /* -1: memory only, never flushed */
+    int error;          /* sticky: 0 or a negative XA_E_* */
+};
+
+XA_API void xa_out_init(struct xa_out *o, int fd);
+XA_API void xa_out_dispose(struct xa_out *o);
+/* Writes everything buffered to the fd; returns XA_OK or o->error. */
+XA_API int xa_out_flush(struct xa_out *o);
+/* Makes room for n more bytes; returns a pointer to them or NULL. */
+XA_API char *xa_out_reserve(struct xa_out *o, size_t n);
+
+XA_API void xa_out_mem(struct xa_out *o, const void *p, size_t n);
+XA_API void xa_out_str(struct xa_out *o, const char *s);
+XA_API void xa_out_char(struct xa_out *o, char c);
+XA_API void xa_out_u64(struct xa_out *o, uint64_t v);
+XA_API void xa_out_i64(struct xa_out *o, int64_t v);
+/* Decimal, right-aligned and padded with spaces to width. */
+XA_API void xa_out_u64w(struct xa_out *o, uint64_t v, unsigned int width);
+/* Decimal, zero-padded to width digits. */
+XA_API void xa_out_u64z(struct xa_out *o, uint64_t v, unsigned int width);
+/* Lower-case hex without prefix. */
+XA_API void xa_out_hex(struct xa_out *o, uint64_t v);
+/* Lower-case hex, zero-padded to width digits. */
+XA_API void xa_out_hexw(struct xa_out *o, uint64_t v, unsigned int width);
+/* printf-style; for cold paths only. */
+XA_API void xa_out_printf(struct xa_out *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A JSON string literal, quoted and escaped. */
+XA_API void xa_out_json_str(struct xa_out *o, const char *s);
+/* Fixed-point: v / 10^frac_digits written with frac_digits decimals. */
+XA_API void xa_out_double(struct xa_out *o, double v, unsigned int decimals);
+
+/* Flushes when the buffer passes this size. */
+#define XA_OUT_FLUSH_AT (1u << 16)
+
+static inline void xa_out_maybe_flush(struct xa_out *o)
+{
+    if ( o->fd >= 0 && o->len >= XA_OUT_FLUSH_AT )
+        xa_out_flush(o);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XA_OUT_H */

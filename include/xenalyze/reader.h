@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reader: walks the CPU-change windows of a xentrace file and yields
+ * each physical CPU's records in file order.
+ *
+ * File layout (Xen's tools/xentrace/xentrace.c): a sequence of windows,
+ * each a CPU-change record (header 0x2001f003, i32 cpu, u32 window size)
+ * followed by window-size bytes of that CPU's t_rec records (Xen's
+ * xen/include/public/trace.h): u32 header (bits 0-27 event, 28-30 number
+ * of extra words, 31 TSC present), optional u64 TSC, extra words.
+ */
+#ifndef XA_READER_H
+#define XA_READER_H
+
+#include <xenalyze/common.h>
+#include <xenalyze/diag.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XA_EXTRA_MAX 7
+#define XA_CPU_MAX 65535u
+
+/* One trace record; TSC-less records carry their CPU's previous TSC. */
+struct xa_record {
+    uint64_t tsc;
+    uint64_t offset;            /* file offset of the record header */
+    uint32_t event;             /* header bits 0-27 */
+    uint16_t cpu;
+    uint8_t nr_extra;
+    uint8_t has_tsc;
+    uint32_t extra[XA_EXTRA_MAX];
+};
+
+/* Counters of what the reader saw. */
+struct xa_reader_stats {
+    uint64_t records;           /* records yielded, CPU changes excluded */
+    uint64_t windows;           /* CPU-change windows */
+    uint64_t wraps;             /* wrap-buffer padding records */
+    uint64_t lost;              /* lost-records records */
+    uint64_t tscless;           /* records without their own TSC */
+    uint64_t bytes;             /* input size (or bytes read from a stream) */
+    unsigned int nr_cpus;       /* physical CPUs seen */
+    unsigned int max_cpu;
+};
+
+struct xa_reader;
+
+/**
+ * xa_reader_open - open a trace file (mmap) or "-" for standard input
+ * @path: file name, or "-" to stream standard input
+ * @diag: anomaly counters to fill; must outlive the reader
+ * @out: the new reader
+ *
+ * Returns XA_OK or a negative XA_E_* code.
+ */
+XA_API int xa_reader_open(const char *path, struct xa_diag *diag,
+                          struct xa_reader **out);
+/* Streams from a file descriptor (not closed by the reader). */
+XA_API int xa_reader_open_fd(int fd, struct xa_diag *diag,
+                             struct xa_reader **out);
+/* Reads from memory (borrowed; must outlive the reader). */
+XA_API int xa_reader_open_mem(const void *data, size_t size,
+                              struct xa_diag *diag, struct xa_reader **out);
+XA_API void xa_reader_free(struct xa_reader *rd);
+XA_API const struct xa_reader_stats *
+xa_reader_stats(const struct xa_reader *rd);
+
+/**
+ * xa_reader_next - the next record of one physical CPU, in file order
+ * @rd: reader
+ * @cpu: physical CPU
+ * @rec: filled in
+ *
+ * Scans ahead in the file as needed.  Returns XA_OK, XA_END when that
+ * CPU has no more records, or a negative XA_E_* code.
+ */
+XA_API int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
+                          struct xa_record *rec);
+
+/**
+ * xa_reader_scan - scan one more CPU-change window of the input
+ * @rd: reader
+ *
+ * Queues the window for its CPU (creating the CPU when first seen).
+ * xa_reader_next() scans on its own as needed; this is for callers that
+ * want to know the CPUs before reading records.  Returns XA_OK, XA_END
+ * at the end of the input, or a negative XA_E_* code.
+ */
+XA_API int xa_reader_scan(struct xa_reader *rd);
+
+/* The physical CPUs seen so far, in the order they were first seen. */
+XA_API unsigned int xa_reader_nr_cpus(const struct xa_reader *rd);
+XA_API unsigned int xa_reader_cpu_at(const struct xa_reader *rd,
+                                     unsigned int i);
+
+/* True once the whole input has been scanned. */
+XA_API bool xa_reader_at_eof(const struct xa_reader *rd);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XA_READER_H */

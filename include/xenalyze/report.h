@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reports: the dump line writer and the summary writers.
+ */
+#ifndef XA_REPORT_H
+#define XA_REPORT_H
+
+#include <xenalyze/catalog.h>
+#include <xenalyze/model.h>
+#include <xenalyze/out.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* State of a dump: where time 0 is and how fast the clock ticks. */
+struct xa_dump {
+    const struct xa_catalog *cat;
+    uint64_t hz;
+    uint64_t first_tsc;
+    bool have_first;
+};
+
+XA_API void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
+                         uint64_t hz);
+
+/**
+ * xa_dump_record - one line for a record
+ * @d: dump state (time origin set by the first record with a TSC)
+ * @rec: the record
+ * @m: model, already fed this record (for the running vCPU)
+ * @o: output
+ *
+ * "   0.000123456 p3 d1v0 vmexit exit_reason=HLT rip=0x..."
+ */
+XA_API void xa_dump_record(struct xa_dump *d, const struct xa_record *rec,
+                           const struct xa_model *m, struct xa_out *o);
+
+/* Anomaly section, text. */
+XA_API void xa_report_diag_text(const struct xa_diag *diag, struct xa_out *o);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XA_REPORT_H */

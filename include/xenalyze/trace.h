@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Trace classes and event ids, named after Xen's TRC_* macros in
+ * xen/include/public/trace.h so that one grep finds both.
+ */
+#ifndef XA_TRACE_H
+#define XA_TRACE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XA_TRC_64_FLAG              0x100
+
+/* Class bits (bits 16-27 of an event id; one main class bit 20-27). */
+#define XA_TRC_GEN                  0x0001f000
+#define XA_TRC_SCHED                0x0002f000
+#define XA_TRC_DOM0OP               0x0004f000
+#define XA_TRC_HVM                  0x0008f000
+#define XA_TRC_MEM                  0x0010f000
+#define XA_TRC_PV                   0x0020f000
+#define XA_TRC_SHADOW               0x0040f000
+#define XA_TRC_HW                   0x0080f000
+#define XA_TRC_ARM                  0x0100f000  /* ours: docs/arm-trace-events.md */
+#define XA_TRC_GUEST                0x0800f000
+
+#define XA_TRC_MAIN(ev)             (((ev) >> 16) & 0xfff)
+#define XA_TRC_SUB(ev)              (((ev) >> 12) & 0xf)
+
+#define XA_TRC_LOST_RECORDS         0x0001f001
+#define XA_TRC_TRACE_WRAP_BUFFER    0x0001f002
+#define XA_TRC_TRACE_CPU_CHANGE     0x0001f003
+#define XA_TRC_TRACE_CPU_CHANGE_HDR 0x2001f003  /* header word as on disk */
+
+#define XA_TRC_SCHED_MIN            0x00021000
+#define XA_TRC_SCHED_CLASS          0x00022000
+#define XA_TRC_SCHED_VERBOSE        0x00028000
+#define XA_TRC_SCHED_RUNSTATE_CHANGE  (XA_TRC_SCHED_MIN + 1)
+#define XA_TRC_SCHED_CONTINUE_RUNNING (XA_TRC_SCHED_MIN + 2)
+/* Runstate changes carry old state in bits 8-9, new state in bits 4-5. */
+#define XA_TRC_RUNSTATE_MASK        0x330
+#define XA_TRC_SCHED_SWITCH         (XA_TRC_SCHED_VERBOSE + 10)
+#define XA_TRC_SCHED_SWITCH_INFPREV (XA_TRC_SCHED_VERBOSE + 14)
+#define XA_TRC_SCHED_SWITCH_INFNEXT (XA_TRC_SCHED_VERBOSE + 15)
+
+#define XA_TRC_HVM_ENTRYEXIT        0x00081000
+#define XA_TRC_HVM_HANDLER          0x00082000
+#define XA_TRC_HVM_EMUL             0x00084000
+#define XA_TRC_HVM_NESTEDFLAG       0x400
+#define XA_TRC_HVM_VMENTRY          (XA_TRC_HVM_ENTRYEXIT + 0x01)
+#define XA_TRC_HVM_VMEXIT           (XA_TRC_HVM_ENTRYEXIT + 0x02)
+#define XA_TRC_HVM_VMEXIT64         (XA_TRC_HVM_ENTRYEXIT + XA_TRC_64_FLAG + 0x02)
+/* Xen 4.19+: separate SVM exit records (xen/arch/x86/hvm/svm/svm.c). */
+#define XA_TRC_HVM_SVM_EXIT         (XA_TRC_HVM_ENTRYEXIT + 0x03)
+#define XA_TRC_HVM_SVM_EXIT64       (XA_TRC_HVM_ENTRYEXIT + XA_TRC_64_FLAG + 0x03)
+
+#define XA_TRC_PV_ENTRY             0x00201000
+#define XA_TRC_PV_SUBCALL           0x00202000
+
+#define XA_TRC_HW_PM                0x00801000
+#define XA_TRC_HW_IRQ               0x00802000
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XA_TRACE_H */

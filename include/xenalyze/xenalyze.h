@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libxenalyze: read, merge, decode and analyse xentrace files.
+ */
+#ifndef XA_XENALYZE_H
+#define XA_XENALYZE_H
+
+#include <xenalyze/common.h>
+#include <xenalyze/out.h>
+#include <xenalyze/clock.h>
+#include <xenalyze/diag.h>
+#include <xenalyze/trace.h>
+#include <xenalyze/reader.h>
+#include <xenalyze/merge.h>
+#include <xenalyze/catalog.h>
+#include <xenalyze/model.h>
+#include <xenalyze/report.h>
+
+#endif /* XA_XENALYZE_H */

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Wiring: reader -> merge -> model -> report.
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static int finish_status(const struct cli_opts *o, const struct xa_diag *diag)
+{
+    if ( o->strict && xa_diag_total(diag, o->strict_level) )
+        return 2;
+    return 0;
+}
+
+int cli_run(const struct cli_opts *o)
+{
+    struct xa_diag diag;
+    struct xa_reader *rd = NULL;
+    struct xa_merge *mg = NULL;
+    struct xa_catalog *cat = NULL;
+    struct xa_model *model = NULL;
+    struct xa_model_opts mopts = { .hvm_mode = o->hvm_mode };
+    struct xa_out out, err;
+    struct xa_dump dump;
+    const struct xa_record *rec;
+    const struct xa_reader_stats *st;
+    uint64_t n = 0;
+    int rc, status = 1;
+
+    xa_diag_init(&diag);
+    xa_out_init(&out, STDOUT_FILENO);
+    xa_out_init(&err, STDERR_FILENO);
+
+    rc = xa_reader_open(o->path, &diag, &rd);
+    if ( rc )
+    {
+        fprintf(stderr, "xenalyze: %s: %s\n", o->path, xa_strerror(rc));
+        goto out;
+    }
+    if ( (rc = xa_merge_new(rd, &mg)) || (rc = xa_catalog_new(&cat)) ||
+         (rc = xa_model_new(cat, &diag, &mopts, &model)) )
+    {
+        fprintf(stderr, "xenalyze: %s\n", xa_strerror(rc));
+        goto out;
+    }
+    xa_dump_init(&dump, cat, o->hz);
+
+    while ( (rc = xa_merge_next(mg, &rec)) == XA_OK )
+    {
+        n++;
+        if ( o->mode == CLI_COUNT )
+            continue;
+        xa_model_feed(model, rec);
+        if ( o->mode == CLI_DUMP )
+        {
+            xa_dump_record(&dump, rec, model, &out);
+            xa_out_maybe_flush(&out);
+        }
+    }
+    if ( rc < 0 )
+    {
+        fprintf(stderr, "xenalyze: %s: %s\n", o->path, xa_strerror(rc));
+        goto out;
+    }
+    xa_model_finish(model);
+
+    st = xa_reader_stats(rd);
+    if ( o->mode == CLI_COUNT )
+        xa_out_printf(&out, "records %llu\nwindows %llu\nwraps %llu\n"
+                      "lost %llu\ntscless %llu\npcpus %u\nbytes %llu\n",
+                      (unsigned long long)st->records,
+                      (unsigned long long)st->windows,
+                      (unsigned long long)st->wraps,
+                      (unsigned long long)st->lost,
+                      (unsigned long long)st->tscless, st->nr_cpus,
+                      (unsigned long long)st->bytes);
+
+    if ( xa_out_flush(&out) )
+    {
+        fprintf(stderr, "xenalyze: write error on standard output\n");
+        goto out;
+    }
+    if ( !n )
+    {
+        fprintf(stderr, "xenalyze: %s: no valid trace record in the input\n",
+                o->path);
+        xa_report_diag_text(&diag, &err);
+        xa_out_flush(&err);
+        status = 1;
+        goto out;
+    }
+    if ( o->mode != CLI_SUMMARY )
+    {
+        xa_report_diag_text(&diag, &err);
+        xa_out_flush(&err);
+    }
+    status = finish_status(o, &diag);
+
+ out:
+    xa_model_free(model);
+    xa_catalog_free(cat);
+    xa_merge_free(mg);
+    xa_reader_free(rd);
+    xa_out_dispose(&out);
+    xa_out_dispose(&err);
+    return status;
+}

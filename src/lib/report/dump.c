@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Dump: one line per record, formatted by hand (no printf in the loop).
+ */
+#include <xenalyze/clock.h>
+#include <xenalyze/report.h>
+
+void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
+                  uint64_t hz)
+{
+    d->cat = cat;
+    d->hz = hz;
+    d->first_tsc = 0;
+    d->have_first = false;
+}
+
+static void dump_time(struct xa_dump *d, const struct xa_record *rec,
+                      struct xa_out *o)
+{
+    uint64_t ns, delta;
+    bool neg = false;
+
+    if ( !d->have_first )
+    {
+        if ( !rec->tsc )
+        {
+            xa_out_str(o, "             ");
+            return;
+        }
+        d->first_tsc = rec->tsc;
+        d->have_first = true;
+    }
+    if ( rec->tsc >= d->first_tsc )
+        delta = rec->tsc - d->first_tsc;
+    else
+    {
+        delta = d->first_tsc - rec->tsc;
+        neg = true;
+    }
+    ns = xa_ticks_to_ns(delta, d->hz);
+    if ( neg )
+    {
+        xa_out_char(o, '-');
+        xa_out_u64w(o, ns / 1000000000u, 2);
+    }
+    else
+        xa_out_u64w(o, ns / 1000000000u, 3);
+    xa_out_char(o, '.');
+    xa_out_u64z(o, ns % 1000000000u, 9);
+}
+
+void xa_dump_record(struct xa_dump *d, const struct xa_record *rec,
+                    const struct xa_model *m, struct xa_out *o)
+{
+    const struct xa_event_desc *desc = xa_catalog_lookup(d->cat, rec->event);
+    unsigned int dom, vcpu;
+
+    dump_time(d, rec, o);
+    xa_out_str(o, " p");
+    xa_out_u64(o, rec->cpu);
+    if ( xa_model_pcpu_current(m, rec->cpu, &dom, &vcpu) )
+    {
+        xa_out_str(o, " d");
+        xa_out_u64(o, dom);
+        xa_out_char(o, 'v');
+        xa_out_u64(o, vcpu);
+    }
+    else
+        xa_out_str(o, " d?v?");
+    xa_out_char(o, ' ');
+    if ( desc )
+    {
+        xa_out_str(o, desc->name);
+        if ( rec->nr_extra < desc->min_extra )
+            xa_out_str(o, " [short]");
+    }
+    else
+    {
+        xa_out_str(o, "UNKNOWN(0x");
+        xa_out_hexw(o, rec->event, 8);
+        xa_out_char(o, ')');
+    }
+    xa_catalog_format(d->cat, rec, o, xa_model_fmt_ctx(m));
+    xa_out_char(o, '\n');
+}
+
+void xa_report_diag_text(const struct xa_diag *diag, struct xa_out *o)
+{
+    unsigned int i, j;
+    bool any = false;
+
+    for ( i = 0; i < XA_DIAG_NR; i++ )
+    {
+        const struct xa_diag_entry *e = &diag->e[i];
+
+        if ( !e->count )
+            continue;
+        if ( !any )
+            xa_out_str(o, "Anomalies:\n");
+        any = true;
+        xa_out_printf(o, "  %-22s %10llu  [%s] %s",
+                      xa_diag_name((enum xa_diag_kind)i),
+                      (unsigned long long)e->count,
+                      xa_diag_level_name(
+                          xa_diag_kind_level((enum xa_diag_kind)i)),
+                      xa_diag_desc((enum xa_diag_kind)i));
+        for ( j = 0; j < e->nr_first; j++ )
+            xa_out_printf(o, "%s0x%llx(p%u)", j ? ", " : "; first at ",
+                          (unsigned long long)e->first_offset[j],
+                          e->first_cpu[j]);
+        xa_out_char(o, '\n');
+    }
+    if ( diag->lost_records )
+        xa_out_printf(o, "  records lost in trace-buffer overflows: %llu\n",
+                      (unsigned long long)diag->lost_records);
+    if ( diag->garbage_bytes )
+        xa_out_printf(o, "  bytes skipped as garbage: %llu\n",
+                      (unsigned long long)diag->garbage_bytes);
+    if ( !any )
+        xa_out_str(o, "Anomalies: none\n");
+}

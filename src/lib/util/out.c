@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * struct xa_out: buffered text output with hand-written integer
+ * formatting, so that the dump's hot loop never calls printf.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xenalyze/out.h>
+
+void xa_out_init(struct xa_out *o, int fd)
+{
+    o->buf = NULL;
+    o->len = 0;
+    o->cap = 0;
+    o->fd = fd;
+    o->error = 0;
+}
+
+void xa_out_dispose(struct xa_out *o)
+{
+    free(o->buf);
+    o->buf = NULL;
+    o->len = o->cap = 0;
+}
+
+int xa_out_flush(struct xa_out *o)
+{
+    size_t done = 0;
+
+    if ( o->fd < 0 )
+        return o->error;
+    while ( done < o->len && !o->error )
+    {
+        ssize_t r = write(o->fd, o->buf + done, o->len - done);
+
+        if ( r < 0 )
+        {
+            if ( errno == EINTR )
+                continue;
+            o->error = XA_E_WRITE;
+            break;
+        }
+        done += (size_t)r;
+    }
+    o->len = 0;
+    return o->error;
+}
+
+char *xa_out_reserve(struct xa_out *o, size_t n)
+{
+    if ( o->len + n > o->cap )
+    {
+        size_t cap = o->cap ? o->cap : 4096;
+        char *p;
+
+        while ( cap < o->len + n )
+            cap *= 2;
+        p = realloc(o->buf, cap);
+        if ( !p )
+        {
+            o->error = XA_E_NOMEM;
+            return NULL;
+        }
+        o->buf = p;
+        o->cap = cap;
+    }
+    return o->buf + o->len;
+}
+
+void xa_out_mem(struct xa_out *o, const void *p, size_t n)
+{
+    char *d = xa_out_reserve(o, n);
+
+    if ( !d )
+        return;
+    memcpy(d, p, n);
+    o->len += n;
+}
+
+void xa_out_str(struct xa_out *o, const char *s)
+{
+    xa_out_mem(o, s, strlen(s));
+}
+
+void xa_out_char(struct xa_out *o, char c)
+{
+    char *d = xa_out_reserve(o, 1);
+
+    if ( !d )
+        return;
+    *d = c;
+    o->len++;
+}
+
+/* Writes v in decimal at the end of tmp[24]; returns the first digit. */
+static char *u64_digits(uint64_t v, char tmp[24])
+{
+    char *p = tmp + 24;
+
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while ( v );
+    return p;
+}
+
+void xa_out_u64(struct xa_out *o, uint64_t v)
+{
+    char tmp[24];
+    char *p = u64_digits(v, tmp);
+
+    xa_out_mem(o, p, (size_t)(tmp + 24 - p));
+}
+
+void xa_out_i64(struct xa_out *o, int64_t v)
+{
+    if ( v < 0 )
+    {
+        xa_out_char(o, '-');
+        xa_out_u64(o, (uint64_t)0 - (uint64_t)v);
+    }
+    else
+        xa_out_u64(o, (uint64_t)v);
+}
+
+static void out_padded(struct xa_out *o, const char *p, size_t n,
+                       unsigned int width, char pad)
+{
+    char *d;
+    size_t fill = width > n ? width - n : 0;
+
+    d = xa_out_reserve(o, fill + n);
+    if ( !d )
+        return;
+    memset(d, pad, fill);
+    memcpy(d + fill, p, n);
+    o->len += fill + n;
+}
+
+void xa_out_u64w(struct xa_out *o, uint64_t v, unsigned int width)
+{
+    char tmp[24];
+    char *p = u64_digits(v, tmp);
+
+    out_padded(o, p, (size_t)(tmp + 24 - p), width, ' ');
+}
+
+void xa_out_u64z(struct xa_out *o, uint64_t v, unsigned int width)
+{
+    char tmp[24];
+    char *p = u64_digits(v, tmp);
+
+    out_padded(o, p, (size_t)(tmp + 24 - p), width, '0');
+}
+
+static char *hex_digits(uint64_t v, char tmp[16])
+{
+    static const char digits[] = "0123456789abcdef";
+    char *p = tmp + 16;
+
+    do {
+        *--p = digits[v & 0xf];
+        v >>= 4;
+    } while ( v );
+    return p;
+}
+
+void xa_out_hex(struct xa_out *o, uint64_t v)
+{
+    char tmp[16];
+    char *p = hex_digits(v, tmp);
+
+    xa_out_mem(o, p, (size_t)(tmp + 16 - p));
+}
+
+void xa_out_hexw(struct xa_out *o, uint64_t v, unsigned int width)
+{
+    char tmp[16];
+    char *p = hex_digits(v, tmp);
+
+    out_padded(o, p, (size_t)(tmp + 16 - p), width, '0');
+}
+
+void xa_out_printf(struct xa_out *o, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    char *d;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if ( n < 0 )
+        return;
+    d = xa_out_reserve(o, (size_t)n + 1);
+    if ( !d )
+        return;
+    va_start(ap, fmt);
+    vsnprintf(d, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    o->len += (size_t)n;
+}
+
+void xa_out_json_str(struct xa_out *o, const char *s)
+{
+    xa_out_char(o, '"');
+    for ( ; *s; s++ )
+    {
+        unsigned char c = (unsigned char)*s;
+
+        if ( c == '"' || c == '\\' )
+        {
+            xa_out_char(o, '\\');
+            xa_out_char(o, (char)c);
+        }
+        else if ( c < 0x20 )
+        {
+            xa_out_str(o, "\\u00");
+            xa_out_hexw(o, c, 2);
+        }
+        else
+            xa_out_char(o, (char)c);
+    }
+    xa_out_char(o, '"');
+}
+
+void xa_out_double(struct xa_out *o, double v, unsigned int decimals)
+{
+    char tmp[64];
+    int n = snprintf(tmp, sizeof(tmp), "%.*f", (int)decimals, v);
+
+    if ( n > 0 )
+        xa_out_mem(o, tmp, (size_t)n);
+}

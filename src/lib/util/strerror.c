@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <xenalyze/common.h>
+
+const char *xa_strerror(int rc)
+{
+    switch ( rc )
+    {
+    case XA_OK:
+        return "success";
+    case XA_END:
+        return "end of stream";
+#define XA_ERR(name, val, str) case XA_E_##name: return str;
+    XA_ERRORS
+#undef XA_ERR
+    default:
+        return "unknown error";
+    }
+}
