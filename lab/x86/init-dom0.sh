@@ -1,0 +1,97 @@
+#!/bin/busybox sh
+# /init of the dom0 initramfs built by lab/x86/run.sh.
+# Kernel command line: xlab=dom0|pvh  xlab_t=<xentrace -T seconds>  xlab_loops=<workload loops>
+/bin/busybox --install -s /bin
+export PATH=/bin:/usr/bin:/usr/sbin:/usr/lib/xen-4.17/bin
+export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+mkdir -p /tmp /run; mount -t tmpfs tmpfs /tmp; mount -t tmpfs tmpfs /run
+mkdir -p /dev/pts; mount -t devpts devpts /dev/pts
+arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p"; }
+MODE=$(arg xlab); T=$(arg xlab_t); LOOPS=$(arg xlab_loops)
+echo "LAB dom0 init: mode=$MODE T=$T loops=$LOOPS uptime=$(cut -d' ' -f1 /proc/uptime)"
+for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk \
+         xen-privcmd xen-evtchn xenfs xen-gntdev xen-gntalloc; do
+    insmod /lib/modules/$m.ko || echo "LAB insmod $m failed"
+done
+mkdir -p /proc/xen; mount -t xenfs xenfs /proc/xen
+sleep 1
+[ -b /dev/vda ] || echo "LAB no /dev/vda"
+
+# xentrace has enabled tracing once it has written records to its output file
+wait_tracing() {
+    local n=0
+    while [ ! -s /tmp/trace.bin ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n+1)); done
+    echo "LAB tracing active after ${n}00 ms, uptime=$(cut -d' ' -f1 /proc/uptime)"
+}
+
+# end the trace shortly after the workload (xentrace flushes on SIGINT); -T is the upper bound
+stop_tracing() {
+    sleep 0.2
+    kill -INT $XT 2>/dev/null
+    wait $XT
+    echo "LAB xentrace done uptime=$(cut -d' ' -f1 /proc/uptime)"
+}
+
+finish() {
+    SZ=$(wc -c < /tmp/trace.bin); MD5=$(md5sum /tmp/trace.bin | cut -d' ' -f1)
+    echo "LAB trace $SZ bytes md5 $MD5"
+    echo "TRACELEN $SZ $MD5" | dd of=/dev/vda bs=512 count=1 conv=sync,fsync 2>/dev/null
+    dd if=/tmp/trace.bin of=/dev/vda bs=512 seek=1 conv=fsync 2>/dev/null
+    sync
+    echo "LAB TRACE WRITTEN"
+    poweroff -f
+}
+
+case "$MODE" in
+dom0)
+    # Background I/O for interrupts: direct reads from the (otherwise unused) disk tail.
+    ( while :; do dd if=/dev/vda of=/dev/null bs=64k skip=2048 count=16 iflag=direct 2>/dev/null; sleep 0.05; done ) &
+    IOPID=$!
+    sleep 0.5
+    echo "LAB xentrace start uptime=$(cut -d' ' -f1 /proc/uptime)"
+    xentrace -D -e all -T "$T" /tmp/trace.bin &
+    XT=$!
+    wait_tracing
+    /usr/bin/hcall "$LOOPS" 2000
+    stop_tracing
+    kill $IOPID
+    finish
+    ;;
+pvh)
+    mkdir -p /run/xen /run/xenstored /var/lib/xen /var/lib/xenstored /var/log/xen/console /var/run
+    XENSTORED_ROOTDIR=/run/xenstored xenstored --pid-file /run/xenstore.pid
+    xen-init-dom0
+    xenconsoled --pid-file=/run/xenconsoled.pid --log=guest --log-dir=/var/log/xen/console
+    echo "LAB xl create uptime=$(cut -d' ' -f1 /proc/uptime)"
+    xl create /etc/xen/guest.cfg || { echo "LAB xl create FAILED"; poweroff -f; }
+    LOG=/var/log/xen/console/guest-guest1.log
+    n=0
+    while ! grep -q "EXITS READY" $LOG 2>/dev/null; do
+        sleep 1; n=$((n+1))
+        [ $n -gt 240 ] && { echo "LAB guest not ready"; cat $LOG; poweroff -f; }
+    done
+    echo "LAB guest ready after ${n}s uptime=$(cut -d' ' -f1 /proc/uptime)"
+    sleep 2
+    TTY=$(xenstore-read /local/domain/1/console/tty)
+    echo "LAB guest console tty $TTY"
+    echo "LAB xentrace start uptime=$(cut -d' ' -f1 /proc/uptime)"
+    xentrace -D -e all -T "$T" /tmp/trace.bin &
+    XT=$!
+    wait_tracing
+    echo go > "$TTY"
+    n=0
+    while ! grep -q "EXITS DONE" $LOG; do
+        sleep 0.1; n=$((n+1)); [ $n -gt 600 ] && break
+    done
+    stop_tracing
+    echo "LAB ---- guest console log ----"
+    cat $LOG
+    echo "LAB ---- end of guest console log ----"
+    xl list
+    xl destroy guest1
+    finish
+    ;;
+*)
+    echo "LAB unknown mode '$MODE'"; poweroff -f ;;
+esac

@@ -1,0 +1,194 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# x86 lab: capture real xentrace files from Debian's Xen 4.17 (x86-64) booted
+# under qemu-system-x86_64 TCG (-cpu qemu64,+svm,+npt: nested SVM emulated).
+# Run as root on Debian bookworm; installs what it needs with apt.
+#
+#   bash lab/x86/run.sh dom0      PV dom0 alone, countable hypercall/page-fault load
+#   bash lab/x86/run.sh pvh       + PVH guest (xl create) running lab/x86/src/exits.c
+#   bash lab/x86/run.sh fixtures  copy the last dom0/pvh results to tests/fixtures/x86/
+#
+# Results: lab/x86/work/<scenario>/{trace.bin,boot.log,check.txt}.
+# Knobs (environment): XLAB_T (xentrace -T upper bound, s; the trace is stopped
+# with SIGINT 0.2 s after the workload ends), XLAB_LOOPS (workload loops),
+# XLAB_TIMEOUT (QEMU wall-clock limit, s).  How it works: /work/shared/notes/x86-qemu-lab.md.
+set -euo pipefail
+
+LAB=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$LAB/../.." && pwd)
+W=$LAB/work
+KVER=6.1.0-57-amd64
+XENVER=4.17
+DEBS="xen-hypervisor-$XENVER-amd64 xen-utils-$XENVER xen-utils-common xenstore-utils
+      linux-image-$KVER busybox-static libxencall1 libxenevtchn1 libxenforeignmemory1
+      libxengnttab1 libxenmisc$XENVER libxenstore4 libxentoollog1 libxentoolcore1
+      libxendevicemodel1 libyajl2 libxenhypfs1 libext2fs2"
+HOSTPKGS="qemu-system-x86 cpio kmod gcc libc6-dev python3"
+
+log() { printf '[run.sh %s] %s\n' "$(date +%T)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+setup() {
+    [ "$(id -u)" = 0 ] || die "run as root"
+    local missing=""
+    for p in $HOSTPKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+    if [ -n "$missing" ]; then
+        log "apt-get install$missing"
+        apt-get update -q >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null
+    fi
+    mkdir -p "$W/debs"
+    if [ ! -e "$W/ex/.done" ]; then
+        log "downloading Xen, kernel and tools .debs"
+        (cd "$W/debs" && { apt-get download $DEBS >/dev/null 2>&1 ||
+            { apt-get update -q >/dev/null && apt-get download $DEBS >/dev/null; }; })
+        rm -rf "$W/ex"; mkdir -p "$W/ex"
+        for f in "$W"/debs/*.deb; do dpkg-deb -x "$f" "$W/ex"; done
+        touch "$W/ex/.done"
+    fi
+    [ -s "$W/xen.bin" ] || zcat "$W/ex/boot/xen-$XENVER-amd64.gz" > "$W/xen.bin"
+    cp -u "$W/ex/boot/vmlinuz-$KVER" "$W/vmlinuz"
+    # fixed, distinctive load addresses: check.py tells workload RIPs from busybox's
+    gcc -static -O2 -Wall -Wl,-Ttext-segment=0x20000000 -o "$W/exits" "$LAB/src/exits.c"
+    gcc -static -O2 -Wall -Wl,-Ttext-segment=0x10000000 -o "$W/hcall" "$LAB/src/hcall.c"
+}
+
+# copy_elf ROOT FILE...: the files and every shared library they need into ROOT
+copy_elf() {
+    local root=$1 f lib; shift
+    local lp="$W/ex/usr/lib/x86_64-linux-gnu:$W/ex/lib/x86_64-linux-gnu"
+    mkdir -p "$root/usr/lib/x86_64-linux-gnu" "$root/lib64"
+    for f in "$@"; do
+        LD_LIBRARY_PATH=$lp ldd "$f" 2>/dev/null | awk '/=> \//{print $3} /^\t\/lib64/{print $1}' |
+        while read -r lib; do
+            case "$lib" in
+            /lib64/*) cp -L "$lib" "$root/lib64/" ;;
+            *) cp -L "$lib" "$root/usr/lib/x86_64-linux-gnu/" ;;
+            esac
+        done
+    done
+}
+
+mkcpio() { (cd "$1" && find . | cpio -o -H newc --quiet | gzip -1) > "$2"; }
+
+base_root() {
+    local r=$1
+    rm -rf "$r"; mkdir -p "$r"/{bin,dev,proc,sys,tmp,run,etc,lib/modules,usr/bin,usr/sbin}
+    cp "$W/ex/bin/busybox" "$r/bin/busybox"
+    mknod -m 600 "$r/dev/console" c 5 1
+    mknod -m 666 "$r/dev/null" c 1 3
+}
+
+build_domu() {
+    local r=$W/root-domu
+    base_root "$r"
+    cp "$LAB/init-domu.sh" "$r/init"; chmod 755 "$r/init"
+    cp "$W/exits" "$r/bin/exits"
+    cp "$W/ex/lib/modules/$KVER/kernel/arch/x86/kernel/msr.ko" "$r/lib/modules/"
+    mkcpio "$r" "$W/initrd-domu.cpio.gz"
+}
+
+build_dom0() {
+    local mode=$1 r=$W/root-dom0 m x
+    local md=$W/ex/lib/modules/$KVER/kernel
+    base_root "$r"
+    cp "$LAB/init-dom0.sh" "$r/init"; chmod 755 "$r/init"
+    cp "$W/hcall" "$r/usr/bin/hcall"
+    for m in drivers/virtio/virtio_ring drivers/virtio/virtio drivers/virtio/virtio_pci_legacy_dev \
+             drivers/virtio/virtio_pci_modern_dev drivers/virtio/virtio_pci drivers/block/virtio_blk \
+             drivers/xen/xen-privcmd drivers/xen/xen-evtchn drivers/xen/xenfs/xenfs \
+             drivers/xen/xen-gntdev drivers/xen/xen-gntalloc; do
+        cp "$md/$m.ko" "$r/lib/modules/"
+    done
+    mkdir -p "$r/usr/lib/xen-$XENVER/bin"
+    local bins="xentrace"
+    [ "$mode" = pvh ] && bins="$bins xl xenstored xen-init-dom0 xenconsoled"
+    for x in $bins; do cp "$W/ex/usr/lib/xen-$XENVER/bin/$x" "$r/usr/lib/xen-$XENVER/bin/"; done
+    copy_elf "$r" "$r"/usr/lib/xen-$XENVER/bin/*
+    if [ "$mode" = pvh ]; then
+        cp "$W/ex/usr/bin/xenstore" "$r/usr/bin/"
+        for x in read write ls list; do ln -sf xenstore "$r/usr/bin/xenstore-$x"; done
+        copy_elf "$r" "$W/ex/usr/bin/xenstore"
+        cp -L /usr/lib/x86_64-linux-gnu/libgcc_s.so.1 "$r/usr/lib/x86_64-linux-gnu/"
+        mkdir -p "$r/etc/xen" "$r/boot"
+        cp "$W/ex/etc/xen/xl.conf" "$r/etc/xen/"
+        sed "s/@LOOPS@/$LOOPS/" "$LAB/guest.cfg" > "$r/etc/xen/guest.cfg"
+        cp "$W/vmlinuz" "$r/boot/vmlinuz"
+        build_domu
+        cp "$W/initrd-domu.cpio.gz" "$r/boot/"
+    fi
+    mkcpio "$r" "$W/initrd-dom0.cpio.gz"
+}
+
+# run_qemu MODE OUTDIR: boot Xen + dom0, timestamp the console, pull the trace off the disk
+run_qemu() {
+    local mode=$1 out=$2 t0 rc=0 now
+    rm -rf "$out"; mkdir -p "$out"
+    truncate -s 0 "$W/out.img"; truncate -s 256M "$W/out.img"
+    t0=${EPOCHREALTIME/./}
+    log "QEMU start ($mode), limit ${TIMEOUT}s"
+    timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu qemu64,+svm,+npt -smp 2 -m 2048 \
+        -nographic -no-reboot -monitor none -pidfile "$W/qemu.pid" \
+        -kernel "$W/xen.bin" \
+        -append "console=com1 com1=115200,8n1 dom0_mem=768M,max:768M dom0_max_vcpus=2 loglvl=all guest_loglvl=all noreboot" \
+        -initrd "$W/vmlinuz console=hvc0 earlyprintk=xen rdinit=/init xlab=$mode xlab_t=$T xlab_loops=$LOOPS,$W/initrd-dom0.cpio.gz" \
+        -drive file="$W/out.img",if=virtio,format=raw < /dev/null 2>&1 |
+    while IFS= read -r line; do
+        line=${line//$'\r'/}
+        now=$(( ${EPOCHREALTIME/./} - t0 ))
+        printf '[%4d.%03d] %s\n' $((now / 1000000)) $((now / 1000 % 1000)) "$line"
+        case "$line" in
+        *"Panic on CPU"*|*"Dom0 crashed"*|*"Kernel panic"*)
+            sleep 3; kill "$(cat "$W/qemu.pid")" 2>/dev/null || true ;;
+        esac
+    done > "$out/boot.log" || rc=$?
+    now=$(( ${EPOCHREALTIME/./} - t0 ))
+    WALL=$((now / 1000000)).$((now / 100000 % 10))
+    log "QEMU ended after ${WALL}s (pipeline rc $rc)"
+    echo "$WALL" > "$out/wall-seconds"
+    grep -q "LAB TRACE WRITTEN" "$out/boot.log" || die "no trace written; see $out/boot.log"
+    local hdr sz md5
+    hdr=$(head -c 512 "$W/out.img" | tr -d '\0')
+    sz=$(echo "$hdr" | awk '/TRACELEN/{print $2}'); md5=$(echo "$hdr" | awk '/TRACELEN/{print $3}')
+    dd if="$W/out.img" of="$out/trace.bin" bs=512 skip=1 status=none
+    truncate -s "$sz" "$out/trace.bin"
+    [ "$(md5sum < "$out/trace.bin" | cut -d' ' -f1)" = "$md5" ] || die "trace md5 mismatch"
+    log "trace: $sz bytes, md5 $md5 (matches dom0)"
+}
+
+# TSC rate from Xen's "Detected NNNN.NNN MHz processor." line, in Hz
+tsc_hz() { sed -n 's/.*(XEN) Detected \([0-9.]*\) MHz processor.*/\1/p' "$1" | head -1 | awk '{printf "%.0f", $1 * 1e6}'; }
+
+scenario() {
+    local mode=$1 out=$W/$1
+    setup
+    log "building initramfs ($mode, xentrace -T $T, $LOOPS loops)"
+    build_dom0 "$mode"
+    run_qemu "$mode" "$out"
+    python3 "$LAB/check.py" --domain 1 --cpu-hz "$(tsc_hz "$out/boot.log")" "$out/trace.bin" > "$out/check.txt"
+    grep -E "\] (LAB|HCALL|EXITS|GUEST)|Detected .* MHz" "$out/boot.log" >&2 || true
+    cat "$out/check.txt" >&2
+    log "done: $out (QEMU wall ${WALL}s)"
+}
+
+fixtures() {
+    local f=$REPO/tests/fixtures/x86 s name
+    mkdir -p "$f"
+    for s in dom0 pvh; do
+        case $s in dom0) name=x86-qemu-xen417-pv-dom0 ;; pvh) name=x86-qemu-xen417-pvh-svm ;; esac
+        [ -s "$W/$s/trace.bin" ] || die "no $W/$s/trace.bin; run: bash $0 $s"
+        cp "$W/$s/trace.bin" "$f/$name.xentrace"
+        # boot log without the long per-line console noise of module loading
+        cp "$W/$s/boot.log" "$f/$name.bootlog.txt"
+        cp "$W/$s/check.txt" "$f/$name.check.txt"
+        log "$name: $(wc -c < "$f/$name.xentrace") bytes"
+    done
+}
+
+case "${1:-}" in
+dom0) T=${XLAB_T:-5}; LOOPS=${XLAB_LOOPS:-30}; TIMEOUT=${XLAB_TIMEOUT:-120}; scenario dom0 ;;
+pvh)  T=${XLAB_T:-5}; LOOPS=${XLAB_LOOPS:-30}; TIMEOUT=${XLAB_TIMEOUT:-300}; scenario pvh ;;
+fixtures) fixtures ;;
+*) echo "usage: $0 dom0|pvh|fixtures" >&2; exit 2 ;;
+esac
