@@ -37,5 +37,33 @@ void xa_fmt_kv_x(struct xa_out *o, const char *key, uint64_t v);
 void xa_fmt_raw(const struct xa_record *r, struct xa_out *o);
 /* A domain id, with names for the idle and default domains. */
 void xa_fmt_dom(struct xa_out *o, uint32_t dom);
+/* " name" when set. */
+void xa_fmt_flag(struct xa_out *o, bool set, const char *name);
+/* " key=NAME" from a code table, or " key=0x<code>" when unnamed. */
+void xa_fmt_kv_name(struct xa_out *o, const char *key, const char *name,
+                    uint32_t code);
+
+/*
+ * Formats extra words by a field list (see fields.c): "key:T" items
+ * separated by single spaces, ":T" for a value without a key.  Returns
+ * the index of the first word not consumed.  Stops quietly at the end
+ * of the record, so a short record prints what it has.
+ */
+unsigned int xa_fmt_fields(const struct xa_record *r, struct xa_out *o,
+                           const char *spec);
+
+/* Defines a formatter that is just a field list. */
+#define XA_FMT_FIELDS(fn, spec)                                         \
+    static void fn(const struct xa_record *r, struct xa_out *o,         \
+                   const struct xa_fmt_ctx *ctx)                        \
+    {                                                                   \
+        (void)ctx;                                                      \
+        xa_fmt_fields(r, o, (spec));                                    \
+    }
+
+/* names.c: Xen's fixed x86 interrupt vectors; NULL when dynamic. */
+const char *xa_vector_name(uint32_t vec);
+/* names.c: true when every code table is strictly ascending. */
+bool xa_names_sorted(void);
 
 #endif /* CATALOG_PRIVATE_H */

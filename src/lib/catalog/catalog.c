@@ -29,8 +29,14 @@ static inline unsigned int hash_id(uint32_t id, unsigned int mask)
     return (unsigned int)((id * 0x9e3779b1u) >> 12) & mask;
 }
 
+/*
+ * Ids that carry data: runstate changes (old and new state) and guest
+ * records (the guest's own id) are filed under one id each.
+ */
 static inline uint32_t canonical_id(uint32_t event)
 {
+    if ( (event & 0x0ffff000) == XA_TRC_GUEST )
+        return XA_TRC_GUEST;
     if ( (event & 0x0ffff000) == XA_TRC_SCHED_MIN &&
          (event & ~(uint32_t)XA_TRC_RUNSTATE_MASK) ==
          XA_TRC_SCHED_RUNSTATE_CHANGE )
