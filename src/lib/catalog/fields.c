@@ -17,7 +17,7 @@
  *   l  low 16 bits decimal (0: the word stays current)
  *   D  low 16 bits as a domain id (0)
  *   h  high 16 bits decimal (1)
- *   c  hypercall number, by name (1)
+ *   c  hypercall number, by name, else in hex (1)
  *   _  skipped (1)
  */
 #include "catalog-private.h"
@@ -82,7 +82,10 @@ static void field_value(struct xa_out *o, char t, const struct xa_record *r,
         if ( name )
             xa_out_str(o, name);
         else
-            xa_out_u64(o, w);
+        {
+            xa_out_str(o, "0x");
+            xa_out_hex(o, w);
+        }
         break;
     }
     default:                    /* x, X, a, e, g */
