@@ -95,7 +95,11 @@ hdrcheck:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check fuzz demo bench install clean hdrcheck
+.PHONY: all check fuzz demo bench install clean hdrcheck lab-x86
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+lab-x86:
+	bash lab/x86/run.sh pvh
+	bash lab/x86/run.sh dom0
