@@ -153,6 +153,7 @@ def parse(path, wl):
         "wl": wl,
         "bytes": len(data), "records": 0, "windows": 0, "errors": [],
         "per_event": collections.Counter(), "per_cpu": collections.Counter(),
+        "per_event_cpu": collections.Counter(),
         "no_tsc": 0, "tsc": {}, "tsc_backwards": collections.Counter(),
         "exits": collections.Counter(),          # (dom, code, user?) -> n
         "exit_vcpu": collections.Counter(),      # (dom, vcpu) -> n
@@ -183,6 +184,7 @@ def parse(path, wl):
         st["windows"] += 1
         st["records"] += 1
         st["per_event"][CPU_CHANGE] += 1
+        st["per_event_cpu"][(CPU_CHANGE, cpu)] += 1
         off += 12
         end = off + size
         if end > n:
@@ -211,6 +213,7 @@ def parse(path, wl):
             off += rlen
             st["records"] += 1
             st["per_event"][ev] += 1
+            st["per_event_cpu"][(ev, cpu)] += 1
             st["per_cpu"][cpu] += 1
             if tsc is None:
                 st["no_tsc"] += 1
@@ -321,9 +324,11 @@ def main():
         out("  cpu%d %d records, tsc %d..%d = %.6f s, backwards %d" % (
             cpu, st["per_cpu"][cpu], t[0], t[1], (t[1] - t[0]) / a.cpu_hz, st["tsc_backwards"][cpu]))
     out("")
-    out("per event id:")
+    cpus = sorted({k[1] for k in st["per_event_cpu"]})
+    out("per event id: total, then per CPU (%s):" % " ".join("cpu%d" % c for c in cpus))
     for ev, c in sorted(st["per_event"].items()):
-        out("  %#010x %8d %s" % (ev, c, name_of(ev)))
+        out("  %#010x %8d  %s  %s" % (ev, c, " ".join("%7d" % st["per_event_cpu"][(ev, cpu)] for cpu in cpus),
+                                     name_of(ev)))
     out("")
     out("runstate changes to running, by domain: %s" % ", ".join(
         "%s %d" % kv for kv in sorted(st["runstate_to_running"].items())))
