@@ -78,6 +78,12 @@ XA_API const char *xa_code_name_find(const struct xa_code_name *tab,
 XA_API const char *xa_vmx_exit_name(uint32_t reason);
 XA_API const char *xa_svm_exit_name(uint32_t code);
 XA_API const char *xa_hypercall_name(uint32_t nr);
+/* Arm: exception class names (ESR_EL2.EC), PSCI function names. */
+XA_API const char *xa_arm_ec_name(uint32_t ec);
+XA_API const char *xa_psci_name(uint32_t fid);
+/* Arm: AArch64 system register name from the ISS encoding, or NULL. */
+XA_API const char *xa_arm_sysreg_name(uint32_t iss);
+
 /* Largest exit reason VMX defines (codes above it are SVM-only). */
 XA_API uint32_t xa_vmx_exit_max(void);
 

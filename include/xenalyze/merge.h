@@ -14,6 +14,13 @@
 extern "C" {
 #endif
 
+/*
+ * After a CPU's last record the merge yields one pseudo-record with this
+ * event (outside the 28 bits of real events), the CPU and its last TSC, so
+ * that consumers learn where each CPU's data ends.
+ */
+#define XA_EV_CPU_END 0x10000000u
+
 struct xa_merge;
 
 XA_API int xa_merge_new(struct xa_reader *rd, struct xa_merge **out);

@@ -26,7 +26,18 @@ enum xa_hvm_mode_opt {
 
 struct xa_model_opts {
     enum xa_hvm_mode_opt hvm_mode;
+    enum xa_hvm_mode hvm_hint;  /* starting guess under AUTO */
 };
+
+/**
+ * xa_detect_hvm_mode - look ahead in a trace file for SVM evidence
+ * @path: trace file (not "-")
+ * @max_records: how many records to look at, at most
+ * @mode: XA_HVM_SVM if an SVM exit record or an exit code beyond VMX's
+ *        range was seen, else XA_HVM_VMX
+ */
+XA_API int xa_detect_hvm_mode(const char *path, uint64_t max_records,
+                              enum xa_hvm_mode *mode);
 
 struct xa_model;
 
@@ -47,6 +58,29 @@ XA_API void xa_model_finish(struct xa_model *m);
  */
 XA_API bool xa_model_pcpu_current(const struct xa_model *m, unsigned int cpu,
                                   unsigned int *dom, unsigned int *vcpu);
+
+struct xa_summary;
+
+/* What the model cannot know by itself. */
+struct xa_summary_info {
+    uint64_t records;           /* including CPU-change records */
+    unsigned int nr_pcpus;
+    uint64_t cpu_hz;            /* from the command line, or 0 */
+    const struct xa_diag *diag;
+};
+
+/**
+ * xa_model_summary - build the summary after xa_model_finish()
+ * @m: model (owns the result; it lives until xa_model_free())
+ * @info: trace facts and the clock rate the user gave (0: none)
+ *
+ * Returns NULL on allocation failure.
+ */
+XA_API const struct xa_summary *xa_model_summary(struct xa_model *m,
+                                             const struct xa_summary_info *info);
+
+/* The clock rate a trace states (Arm clock record), or 0. */
+XA_API uint64_t xa_model_trace_hz(const struct xa_model *m);
 
 /* Formatting context (e.g. VMX or SVM exit names) the model settled on. */
 XA_API const struct xa_fmt_ctx *xa_model_fmt_ctx(const struct xa_model *m);

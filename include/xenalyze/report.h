@@ -8,6 +8,7 @@
 #include <xenalyze/catalog.h>
 #include <xenalyze/model.h>
 #include <xenalyze/out.h>
+#include <xenalyze/summary.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,6 +20,7 @@ struct xa_dump {
     uint64_t hz;
     uint64_t first_tsc;
     bool have_first;
+    bool show_tsc;              /* prefix each line with the raw TSC */
 };
 
 XA_API void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
@@ -35,6 +37,22 @@ XA_API void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
  */
 XA_API void xa_dump_record(struct xa_dump *d, const struct xa_record *rec,
                            const struct xa_model *m, struct xa_out *o);
+
+struct xa_summary;
+
+struct xa_report_opts {
+    bool report_pcpu;           /* per-physical-CPU section */
+};
+
+/* A summary writer: renders one summary, computes nothing. */
+struct xa_report_ops {
+    const char *name;           /* "text", "json" */
+    void (*render)(const struct xa_summary *s,
+                   const struct xa_report_opts *opts, struct xa_out *o);
+};
+
+/* The writer called name, or NULL. */
+XA_API const struct xa_report_ops *xa_report_find(const char *name);
 
 /* Anomaly section, text. */
 XA_API void xa_report_diag_text(const struct xa_diag *diag, struct xa_out *o);

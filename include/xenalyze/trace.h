@@ -57,6 +57,26 @@ extern "C" {
 #define XA_TRC_PV_ENTRY             0x00201000
 #define XA_TRC_PV_SUBCALL           0x00202000
 
+/* Ours, for Xen on Arm: docs/arm-trace-events.md. */
+#define XA_TRC_ARM_ENTRYEXIT        0x01001000
+#define XA_TRC_ARM_HANDLER          0x01002000
+#define XA_TRC_ARM_INFO             0x01004000
+#define XA_TRC_ARM_GUEST_EXIT       (XA_TRC_ARM_ENTRYEXIT + 0x01)
+#define XA_TRC_ARM_GUEST_ENTRY      (XA_TRC_ARM_ENTRYEXIT + 0x02)
+#define XA_TRC_ARM_HVC              (XA_TRC_ARM_HANDLER + 0x01)
+#define XA_TRC_ARM_SMC              (XA_TRC_ARM_HANDLER + 0x02)
+#define XA_TRC_ARM_DABT             (XA_TRC_ARM_HANDLER + 0x03)
+#define XA_TRC_ARM_SYSREG           (XA_TRC_ARM_HANDLER + 0x04)
+#define XA_TRC_ARM_CP               (XA_TRC_ARM_HANDLER + 0x05)
+#define XA_TRC_ARM_WFX              (XA_TRC_ARM_HANDLER + 0x06)
+#define XA_TRC_ARM_IRQ              (XA_TRC_ARM_HANDLER + 0x07)
+#define XA_TRC_ARM_VGIC_MAINT       (XA_TRC_ARM_HANDLER + 0x08)
+#define XA_TRC_ARM_CLOCK            (XA_TRC_ARM_INFO + 0x01)
+/* Exit codes of asynchronous Arm exits (synchronous ones: the EC). */
+#define XA_ARM_CODE_IRQ             0x100
+#define XA_ARM_CODE_FIQ             0x101
+#define XA_ARM_CODE_SERROR          0x102
+
 #define XA_TRC_HW_PM                0x00801000
 #define XA_TRC_HW_IRQ               0x00802000
 

@@ -14,6 +14,9 @@
 #include <xenalyze/merge.h>
 #include <xenalyze/catalog.h>
 #include <xenalyze/model.h>
+#include <xenalyze/stats.h>
+#include <xenalyze/summary.h>
 #include <xenalyze/report.h>
+#include <xenalyze/writer.h>
 
 #endif /* XA_XENALYZE_H */

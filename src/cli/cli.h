@@ -19,6 +19,7 @@ struct cli_opts {
     bool hz_given;
     bool json;
     bool report_pcpu;
+    bool show_tsc;
     bool strict;
     enum xa_diag_level strict_level;
     enum xa_hvm_mode_opt hvm_mode;

@@ -22,6 +22,7 @@ enum {
     OPT_SVM_MODE,
     OPT_VMX_MODE,
     OPT_VERSION,
+    OPT_SHOW_TSC,
     OPT_IGNORED,
     OPT_IGNORED_ARG,
 };
@@ -37,6 +38,7 @@ static const struct option long_opts[] = {
     { "report-pcpu", no_argument, NULL, OPT_REPORT_PCPU },
     { "svm-mode", no_argument, NULL, OPT_SVM_MODE },
     { "vmx-mode", no_argument, NULL, OPT_VMX_MODE },
+    { "show-tsc", no_argument, NULL, OPT_SHOW_TSC },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, OPT_VERSION },
     /* Upstream options we accept so that scripts keep working. */
@@ -91,6 +93,7 @@ static void usage(FILE *f)
 "      --timer-hz=RATE    the same (Arm: the generic timer's rate)\n"
 "      --format=FMT       summary format: text (default) or json\n"
 "      --report-pcpu      add per-physical-CPU utilisation\n"
+"      --show-tsc         dump: print each record's raw TSC first\n"
 "      --svm-mode         read HVM exit codes as AMD SVM\n"
 "      --vmx-mode         read HVM exit codes as Intel VMX\n"
 "      --strict[=LEVEL]   exit 2 if anomalies at or above LEVEL (warn,\n"
@@ -160,6 +163,9 @@ int main(int argc, char **argv)
             break;
         case OPT_REPORT_PCPU:
             o.report_pcpu = true;
+            break;
+        case OPT_SHOW_TSC:
+            o.show_tsc = true;
             break;
         case OPT_SVM_MODE:
             o.hvm_mode = XA_HVM_MODE_FORCE_SVM;

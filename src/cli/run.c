@@ -3,6 +3,7 @@
  * Wiring: reader -> merge -> model -> report.
  */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -33,6 +34,9 @@ int cli_run(const struct cli_opts *o)
     xa_out_init(&out, STDOUT_FILENO);
     xa_out_init(&err, STDERR_FILENO);
 
+    if ( o->mode == CLI_DUMP && o->hvm_mode == XA_HVM_MODE_AUTO &&
+         strcmp(o->path, "-") )
+        xa_detect_hvm_mode(o->path, 50000000, &mopts.hvm_hint);
     rc = xa_reader_open(o->path, &diag, &rd);
     if ( rc )
     {
@@ -46,18 +50,21 @@ int cli_run(const struct cli_opts *o)
         goto out;
     }
     xa_dump_init(&dump, cat, o->hz);
+    dump.show_tsc = o->show_tsc;
 
     while ( (rc = xa_merge_next(mg, &rec)) == XA_OK )
     {
-        n++;
+        if ( rec->event != XA_EV_CPU_END )
+            n++;
         if ( o->mode == CLI_COUNT )
             continue;
-        xa_model_feed(model, rec);
         if ( o->mode == CLI_DUMP )
         {
+            /* Like upstream: the vCPU shown is the one before the record. */
             xa_dump_record(&dump, rec, model, &out);
             xa_out_maybe_flush(&out);
         }
+        xa_model_feed(model, rec);
     }
     if ( rc < 0 )
     {
@@ -68,7 +75,10 @@ int cli_run(const struct cli_opts *o)
 
     st = xa_reader_stats(rd);
     if ( o->mode == CLI_COUNT )
-        xa_out_printf(&out, "records %llu\nwindows %llu\nwraps %llu\n"
+        xa_out_printf(&out, "records %llu (with CPU changes)\n",
+                      (unsigned long long)(st->records + st->windows));
+    if ( o->mode == CLI_COUNT )
+        xa_out_printf(&out, "data_records %llu\nwindows %llu\nwraps %llu\n"
                       "lost %llu\ntscless %llu\npcpus %u\nbytes %llu\n",
                       (unsigned long long)st->records,
                       (unsigned long long)st->windows,
@@ -91,7 +101,30 @@ int cli_run(const struct cli_opts *o)
         status = 1;
         goto out;
     }
-    if ( o->mode != CLI_SUMMARY )
+    if ( o->mode == CLI_SUMMARY )
+    {
+        struct xa_summary_info info = {
+            .records = st->records + st->windows,
+            .nr_pcpus = st->nr_cpus,
+            .cpu_hz = o->hz_given ? o->hz : 0,
+            .diag = &diag,
+        };
+        struct xa_report_opts ropts = { .report_pcpu = o->report_pcpu };
+        const struct xa_summary *sum = xa_model_summary(model, &info);
+
+        if ( !sum )
+        {
+            fprintf(stderr, "xenalyze: %s\n", xa_strerror(XA_E_NOMEM));
+            goto out;
+        }
+        xa_report_find(o->json ? "json" : "text")->render(sum, &ropts, &out);
+        if ( xa_out_flush(&out) )
+        {
+            fprintf(stderr, "xenalyze: write error on standard output\n");
+            goto out;
+        }
+    }
+    else
     {
         xa_report_diag_text(&diag, &err);
         xa_out_flush(&err);

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Merge: a binary min-heap of physical CPUs, keyed on the TSC of each
- * CPU's next record, then CPU number, then file offset (the same
- * deterministic tie-break as babeltrace's muxer).  One sift per record:
- * O(log P), and O(1) when the same CPU stays at the top.
+ * CPU's next record.  Equal TSCs on two CPUs are common in real traces:
+ * the tie goes to the CPU that advanced last (upstream xenalyze's rule),
+ * so that a CPU's burst of records with one TSC (an exit and its TSC-less
+ * handler records) is never split by another CPU's records; the CPU number
+ * and file offset settle the rest.  The order is deterministic: it depends
+ * only on the input.  One sift per record: O(log P), and O(1) when the same
+ * CPU stays at the top.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +17,9 @@
 
 struct slot {
     uint64_t key;
+    uint64_t seq;                   /* when it last advanced */
     struct xa_record rec;
+    bool ended;                     /* rec is the XA_EV_CPU_END record */
 };
 
 struct xa_merge {
@@ -23,6 +29,7 @@ struct xa_merge {
     unsigned int *heap;             /* slot indices */
     unsigned int nr_heap;
     unsigned int known_cpus;        /* reader CPUs already added */
+    uint64_t seq;
     int top_pending;                /* slot returned last time, or -1 */
     bool primed;
 };
@@ -34,6 +41,8 @@ static inline bool slot_less(const struct xa_merge *m, unsigned int a,
 
     if ( x->key != y->key )
         return x->key < y->key;
+    if ( x->seq != y->seq )
+        return x->seq > y->seq;
     if ( x->rec.cpu != y->rec.cpu )
         return x->rec.cpu < y->rec.cpu;
     return x->rec.offset < y->rec.offset;
@@ -98,10 +107,24 @@ static int fill_slot(struct xa_merge *m, unsigned int s)
 {
     struct slot *sl = &m->slots[s];
     uint64_t prev = sl->key;
-    int rc = xa_reader_next(m->rd, sl->rec.cpu, &sl->rec);
+    int rc;
 
+    if ( sl->ended )
+        return XA_END;
+    rc = xa_reader_next(m->rd, sl->rec.cpu, &sl->rec);
+    sl->seq = ++m->seq;
     if ( rc == XA_OK )
         sl->key = record_key(&sl->rec, prev);
+    else if ( rc == XA_END && sl->rec.offset != UINT64_MAX )
+    {
+        /* Yield the end marker, then end for real. */
+        sl->ended = true;
+        sl->rec.event = XA_EV_CPU_END;
+        sl->rec.nr_extra = 0;
+        sl->rec.has_tsc = 0;
+        sl->rec.offset = UINT64_MAX;
+        rc = XA_OK;
+    }
     return rc;
 }
 
@@ -134,9 +157,10 @@ static int add_new_cpus(struct xa_merge *m)
         s = m->nr_slots++;
         memset(&m->slots[s], 0, sizeof(m->slots[s]));
         m->slots[s].rec.cpu = (uint16_t)cpu;
+        m->slots[s].rec.offset = UINT64_MAX - 1;    /* no record yet */
         rc = fill_slot(m, s);
-        if ( rc == XA_END )
-            continue;
+        if ( rc == XA_END || m->slots[s].ended )
+            continue;               /* a CPU without records */
         if ( rc < 0 )
             return rc;
         m->heap[m->nr_heap] = s;

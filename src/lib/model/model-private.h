@@ -1,16 +1,138 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Model internals shared by model.c (scheduling, lost records, pairing)
+ * and the per-architecture files (arch-x86.c, arch-arm.c).
+ */
 #ifndef MODEL_PRIVATE_H
 #define MODEL_PRIVATE_H
 
 #include <xenalyze/model.h>
+#include <xenalyze/stats.h>
+#include <xenalyze/summary.h>
 #include <xenalyze/trace.h>
 
-struct pcpu {
-    uint32_t current;           /* dom << 16 | vcpu, or NO_VCPU */
-    uint64_t last_tsc;
+/* Runstates as the model tracks them (upstream xenalyze's numbering). */
+enum rs {
+    RS_RUNNING,
+    RS_RUNNABLE,
+    RS_BLOCKED,
+    RS_OFFLINE,
+    RS_LOST,
+    RS_QUEUED,
+    RS_INIT,
 };
 
-#define NO_VCPU UINT32_MAX
+enum runnable_sub {
+    RUNNABLE_NONE,
+    RUNNABLE_WAKE,
+    RUNNABLE_PREEMPT,
+    RUNNABLE_OTHER,
+};
+
+enum vcpu_type {
+    VT_NONE,
+    VT_HVM,
+    VT_PV,
+    VT_ARM,
+};
+
+/* One breakdown key under an exit, formatted only at report time. */
+struct sub_slot {
+    uint8_t kind;                   /* enum xa_sub_kind */
+    uint64_t val;
+    struct xa_stat st;
+};
+
+#define SUBS_MAX 256                /* distinct keys per exit; rest: other */
+
+struct exit_slot {
+    uint32_t code;
+    struct xa_stat st;
+    struct sub_slot *subs;
+    unsigned int nr_subs, cap_subs;
+    unsigned int last_sub;
+};
+
+#define EXIT_DIRECT 0x500           /* codes below: direct index */
+
+struct exit_tab {
+    uint16_t index[EXIT_DIRECT];    /* 1 + slot, 0 = none */
+    struct exit_slot *slots;
+    unsigned int nr, cap;
+};
+
+/* Hypercall keys of multicall subcalls carry this bit. */
+#define XA_PV_SUBCALL_BIT 0x80000000u
+
+/* Counters by number (PV hypercalls, PV events). */
+struct count_tab {
+    uint32_t *keys;
+    uint64_t *counts;
+    unsigned int nr, cap;
+};
+
+struct domain;
+struct pcpu;
+
+struct vcpu {
+    struct domain *d;
+    unsigned int id;
+    enum rs state;
+    enum runnable_sub runnable;
+    uint64_t state_tsc;             /* 0: current interval not accounted */
+    struct pcpu *p;                 /* where it last ran */
+    bool activated;
+    enum vcpu_type type;
+    struct {
+        enum rs wrong, actual;
+        uint64_t tsc;
+    } last_old;
+    struct xa_stat rs[XA_RS_NR];
+
+    /* Generic exit/entry pairing (x86 HVM, Arm). */
+    bool arch_init;
+    bool exit_open;
+    uint64_t exit_tsc;
+    uint32_t exit_code;
+    uint8_t sub_kind;
+    uint64_t sub_val;
+    struct exit_tab *exits;
+
+    struct count_tab hypercalls;    /* PV */
+    struct count_tab pv_events;     /* PV, by event id */
+};
+
+struct domain {
+    unsigned int id;
+    struct vcpu **vcpus;
+    unsigned int nr_vcpus;          /* array size */
+    unsigned int in_state[RS_INIT + 1];
+    enum xa_dom_rs state;
+    uint64_t state_tsc;
+    struct xa_stat rs[XA_DRS_NR];
+    uint64_t grant_by, grant_for;   /* grant-table operations */
+    uint64_t grant_ops[3];          /* map, unmap, transfer */
+    uint64_t pod_populate, pod_reclaim, pod_splinter;
+    struct domain *hnext;
+};
+
+#define NR_VOL 12                    /* main classes + HVM sub-classes */
+
+struct pcpu {
+    bool present;
+    struct vcpu *current;
+    uint64_t first_tsc, last_tsc;
+    uint64_t time_tsc;              /* running/idle interval start */
+    struct xa_stat running, idle, lost;
+    bool lost_active, lost_domain_valid, seen_valid_schedule;
+    uint64_t lost_tsc, lost_end_tsc;
+    bool lost_end_pending;
+    unsigned int lost_did, lost_vid;
+    uint64_t records;
+    uint64_t volume[NR_VOL];        /* bytes by class */
+};
+
+#define DOM_HASH 64
 
 struct xa_model {
     const struct xa_catalog *cat;
@@ -19,6 +141,54 @@ struct xa_model {
     struct xa_fmt_ctx fmt;
     struct pcpu *pcpus;
     unsigned int nr_pcpus;
+    struct domain *dom_hash[DOM_HASH];
+    unsigned int nr_domains;
+    unsigned int lost_cpus;
+    uint64_t first_tsc, last_tsc;
+    uint64_t records;
+    bool have_tsc;
+
+    /* Architecture evidence. */
+    uint64_t hvm_exits, arm_exits, pv_records;
+    uint32_t svm_evidence_code;
+    uint64_t svm_evidence_offset;
+    bool svm_seen, svm_record_seen;
+    uint64_t clock_hz;              /* from an Arm clock record */
+
+    /* Unknown-event cache: direct-mapped, id -> known? */
+    uint32_t seen_ids[256];
+    uint8_t seen_ok[256];
+
+    struct xa_summary *summary;
 };
+
+/* model.c, for the architecture files */
+struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
+                             unsigned int vid);
+void model_exit_open(struct xa_model *m, struct vcpu *v,
+                     const struct xa_record *rec, uint32_t code);
+void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc);
+/* Sets the exit's breakdown key (first key wins unless override). */
+static inline void model_exit_sub(struct vcpu *v, uint8_t kind, uint64_t val,
+                                  bool override)
+{
+    if ( v->exit_open && (override || !v->sub_kind) )
+    {
+        v->sub_kind = kind;
+        v->sub_val = val;
+    }
+}
+/* The vCPU running on the record's pCPU, if it may own guest records. */
+struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
+                              enum vcpu_type type);
+int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n);
+
+/* arch-x86.c, arch-arm.c */
+void x86_hvm_record(struct xa_model *m, const struct xa_record *rec);
+void x86_pv_record(struct xa_model *m, const struct xa_record *rec);
+void arm_record(struct xa_model *m, const struct xa_record *rec);
+
+/* summary.c */
+void model_summary_free(struct xa_summary *s);
 
 #endif /* MODEL_PRIVATE_H */

@@ -1,12 +1,33 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Model: state of domains, vCPUs and physical CPUs along the merged
- * stream.
+ * Model: domains, vCPUs and physical CPUs along the merged stream.
+ *
+ * Runstate accounting follows upstream xenalyze's rules, so that numbers
+ * agree with what Xen developers know: a vCPU starts accounting when it
+ * is first seen running; an interval is counted when the vCPU leaves the
+ * state; a continue-running record splits a running interval; at the end
+ * of the trace the vCPU running on each physical CPU is closed at that
+ * CPU's last TSC; a lost-records record puts the vCPUs that may have been
+ * scheduled in the gap into the "lost" state until they are seen running.
+ *
+ * Guest exits use one generic pairing: an architecture opens an exit
+ * (model_exit_open), adds a breakdown key from the detail records that
+ * follow (model_exit_sub), and closes it at the next guest entry; the
+ * scheduler closes it early when the vCPU becomes runnable, so that time
+ * waiting for a CPU is not charged to the exit.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include <xenalyze/merge.h>
+
 #include "model-private.h"
+
+static inline bool is_runstate_change(uint32_t ev)
+{
+    return (ev & ~(uint32_t)XA_TRC_RUNSTATE_MASK) ==
+           XA_TRC_SCHED_RUNSTATE_CHANGE;
+}
 
 int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
                  const struct xa_model_opts *opts, struct xa_model **out)
@@ -19,68 +40,837 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
     m->diag = diag;
     if ( opts )
         m->opts = *opts;
-    m->fmt.hvm_mode = m->opts.hvm_mode == XA_HVM_MODE_FORCE_SVM
-                      ? XA_HVM_SVM : XA_HVM_VMX;
+    switch ( m->opts.hvm_mode )
+    {
+    case XA_HVM_MODE_FORCE_SVM:
+        m->fmt.hvm_mode = XA_HVM_SVM;
+        break;
+    case XA_HVM_MODE_FORCE_VMX:
+        m->fmt.hvm_mode = XA_HVM_VMX;
+        break;
+    case XA_HVM_MODE_AUTO:
+    default:
+        m->fmt.hvm_mode = m->opts.hvm_hint;
+        break;
+    }
+    memset(m->seen_ids, 0xff, sizeof(m->seen_ids));
     *out = m;
     return XA_OK;
 }
 
+static void exit_tab_free(struct exit_tab *t)
+{
+    unsigned int i, j;
+
+    if ( !t )
+        return;
+    for ( i = 0; i < t->nr; i++ )
+    {
+        xa_stat_dispose(&t->slots[i].st);
+        for ( j = 0; j < t->slots[i].nr_subs; j++ )
+            xa_stat_dispose(&t->slots[i].subs[j].st);
+        free(t->slots[i].subs);
+    }
+    free(t->slots);
+    free(t);
+}
+
+static void vcpu_free(struct vcpu *v)
+{
+    unsigned int i;
+
+    if ( !v )
+        return;
+    for ( i = 0; i < XA_RS_NR; i++ )
+        xa_stat_dispose(&v->rs[i]);
+    exit_tab_free(v->exits);
+    free(v->hypercalls.keys);
+    free(v->hypercalls.counts);
+    free(v->pv_events.keys);
+    free(v->pv_events.counts);
+    free(v);
+}
+
 void xa_model_free(struct xa_model *m)
 {
+    unsigned int i, j;
+
     if ( !m )
         return;
+    model_summary_free(m->summary);
+    for ( i = 0; i < DOM_HASH; i++ )
+    {
+        struct domain *d = m->dom_hash[i], *next;
+
+        for ( ; d; d = next )
+        {
+            next = d->hnext;
+            for ( j = 0; j < d->nr_vcpus; j++ )
+                vcpu_free(d->vcpus[j]);
+            for ( j = 0; j < XA_DRS_NR; j++ )
+                xa_stat_dispose(&d->rs[j]);
+            free(d->vcpus);
+            free(d);
+        }
+    }
+    for ( i = 0; i < m->nr_pcpus; i++ )
+    {
+        xa_stat_dispose(&m->pcpus[i].running);
+        xa_stat_dispose(&m->pcpus[i].idle);
+        xa_stat_dispose(&m->pcpus[i].lost);
+    }
     free(m->pcpus);
     free(m);
 }
 
-static struct pcpu *get_pcpu(struct xa_model *m, unsigned int cpu)
+int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n)
 {
+    unsigned int i;
+
+    for ( i = 0; i < t->nr; i++ )
+        if ( t->keys[i] == key )
+        {
+            t->counts[i] += n;
+            return XA_OK;
+        }
+    if ( t->nr == t->cap )
+    {
+        unsigned int cap = t->cap ? t->cap * 2 : 8;
+        uint32_t *k = realloc(t->keys, cap * sizeof(*k));
+        uint64_t *c;
+
+        if ( !k )
+            return XA_E_NOMEM;
+        t->keys = k;
+        c = realloc(t->counts, cap * sizeof(*c));
+        if ( !c )
+            return XA_E_NOMEM;
+        t->counts = c;
+        t->cap = cap;
+    }
+    t->keys[t->nr] = key;
+    t->counts[t->nr++] = n;
+    return XA_OK;
+}
+
+/* Domains and vCPUs */
+
+static struct domain *domain_find(struct xa_model *m, unsigned int did)
+{
+    struct domain **bucket = &m->dom_hash[did % DOM_HASH], *d;
+
+    for ( d = *bucket; d; d = d->hnext )
+        if ( d->id == did )
+            return d;
+    d = calloc(1, sizeof(*d));
+    if ( !d )
+        return NULL;
+    d->id = did;
+    d->hnext = *bucket;
+    *bucket = d;
+    m->nr_domains++;
+    return d;
+}
+
+struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
+                             unsigned int vid)
+{
+    struct domain *d = domain_find(m, did);
+    struct vcpu *v;
+
+    if ( !d )
+        return NULL;
+    if ( vid >= d->nr_vcpus )
+    {
+        unsigned int n = d->nr_vcpus ? d->nr_vcpus : 4;
+        struct vcpu **a;
+
+        while ( n <= vid )
+            n *= 2;
+        a = realloc(d->vcpus, n * sizeof(*a));
+        if ( !a )
+            return NULL;
+        memset(a + d->nr_vcpus, 0, (n - d->nr_vcpus) * sizeof(*a));
+        d->vcpus = a;
+        d->nr_vcpus = n;
+    }
+    v = d->vcpus[vid];
+    if ( v )
+        return v;
+    v = calloc(1, sizeof(*v));
+    if ( !v )
+        return NULL;
+    v->d = d;
+    v->id = vid;
+    v->state = RS_INIT;
+    v->last_old.wrong = RS_INIT;
+    d->vcpus[vid] = v;
+    d->in_state[RS_INIT]++;
+    return v;
+}
+
+/* Physical CPUs: created on their first record, running the default vCPU. */
+static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
+{
+    struct pcpu *p;
+
     if ( cpu >= m->nr_pcpus )
     {
-        unsigned int n = m->nr_pcpus ? m->nr_pcpus : 8, i;
-        struct pcpu *p;
+        unsigned int n = m->nr_pcpus ? m->nr_pcpus : 8;
+        struct pcpu *a;
 
         while ( n <= cpu )
             n *= 2;
-        p = realloc(m->pcpus, n * sizeof(*p));
-        if ( !p )
+        a = realloc(m->pcpus, n * sizeof(*a));
+        if ( !a )
             return NULL;
-        for ( i = m->nr_pcpus; i < n; i++ )
-        {
-            p[i].current = NO_VCPU;
-            p[i].last_tsc = 0;
-        }
-        m->pcpus = p;
+        memset(a + m->nr_pcpus, 0, (n - m->nr_pcpus) * sizeof(*a));
+        m->pcpus = a;
         m->nr_pcpus = n;
     }
-    return &m->pcpus[cpu];
+    p = &m->pcpus[cpu];
+    if ( !p->present )
+    {
+        struct vcpu *v = model_vcpu_find(m, XA_DOM_DEFAULT, cpu);
+
+        p->present = true;
+        p->seen_valid_schedule = true;
+        if ( v )
+        {
+            struct domain *d = v->d;
+
+            d->in_state[v->state]--;
+            v->state = RS_RUNNING;
+            d->in_state[RS_RUNNING]++;
+            v->activated = true;
+            v->p = p;
+            p->current = v;
+        }
+    }
+    return p;
+}
+
+/* Accounting */
+
+static enum xa_dom_rs domain_classify(const struct domain *d)
+{
+    const unsigned int *n = d->in_state;
+    unsigned int live = 0, i;
+
+    for ( i = 0; i < RS_INIT; i++ )
+        live += n[i];
+    if ( n[RS_LOST] == live )
+        return XA_DRS_LOST;
+    if ( n[RS_RUNNING] )
+    {
+        if ( n[RS_RUNNABLE] )
+            return XA_DRS_CONCURRENCY_HAZARD;
+        if ( n[RS_BLOCKED] || n[RS_OFFLINE] )
+            return XA_DRS_PARTIAL_RUN;
+        return XA_DRS_FULL_RUN;
+    }
+    if ( n[RS_RUNNABLE] )
+    {
+        if ( n[RS_BLOCKED] || n[RS_OFFLINE] )
+            return XA_DRS_PARTIAL_CONTENTION;
+        return XA_DRS_FULL_CONTENTION;
+    }
+    return XA_DRS_BLOCKED;
+}
+
+static const enum xa_rs rs_report[] = {
+    [RS_RUNNING] = XA_RS_RUNNING,
+    [RS_RUNNABLE] = XA_RS_RUNNABLE,
+    [RS_BLOCKED] = XA_RS_BLOCKED,
+    [RS_OFFLINE] = XA_RS_OFFLINE,
+    [RS_LOST] = XA_RS_LOST,
+};
+
+static void runstate_update(struct xa_model *m, struct vcpu *v,
+                            enum rs new_rs, uint64_t tsc)
+{
+    struct domain *d = v->d;
+
+    if ( v->state_tsc > 0 && v->state_tsc < tsc && v->state <= RS_LOST )
+    {
+        uint64_t c = tsc - v->state_tsc;
+
+        xa_stat_add(&v->rs[rs_report[v->state]], c);
+        if ( v->state == RS_RUNNABLE && v->runnable != RUNNABLE_NONE )
+            xa_stat_add(&v->rs[XA_RS_RUNNABLE_WAKE + v->runnable -
+                               RUNNABLE_WAKE], c);
+    }
+
+    if ( new_rs == RS_RUNNABLE )
+    {
+        switch ( v->state )
+        {
+        case RS_RUNNING:
+            v->runnable = RUNNABLE_PREEMPT;
+            break;
+        case RS_BLOCKED:
+        case RS_OFFLINE:
+            v->runnable = RUNNABLE_WAKE;
+            break;
+        case RS_RUNNABLE:
+        case RS_LOST:
+        case RS_QUEUED:
+        case RS_INIT:
+        default:
+            v->runnable = RUNNABLE_OTHER;
+            break;
+        }
+    }
+    else
+        v->runnable = RUNNABLE_NONE;
+
+    d->in_state[v->state]--;
+    d->in_state[new_rs]++;
+    v->state = new_rs;
+    v->state_tsc = tsc;
+
+    if ( d->id == XA_DOM_DEFAULT )
+        return;
+    if ( d->state_tsc > 0 && d->state_tsc < tsc )
+        xa_stat_add(&d->rs[d->state], tsc - d->state_tsc);
+    d->state = domain_classify(d);
+    d->state_tsc = tsc;
+    (void)m;
+}
+
+static void pcpu_time_update(struct pcpu *p, uint64_t tsc)
+{
+    if ( p->time_tsc && p->current )
+    {
+        if ( tsc >= p->time_tsc )
+            xa_stat_add(p->current->d->id == XA_DOM_IDLE ? &p->idle
+                                                           : &p->running,
+                        tsc - p->time_tsc);
+    }
+    p->time_tsc = 0;
+}
+
+static void exit_discard(struct vcpu *v)
+{
+    v->exit_open = false;
+}
+
+static void lose_vcpu(struct xa_model *m, struct vcpu *v, uint64_t tsc)
+{
+    exit_discard(v);
+    runstate_update(m, v, RS_LOST, tsc);
+}
+
+static void vcpu_prev_update(struct xa_model *m, struct pcpu *p,
+                             struct vcpu *prev, uint64_t tsc, enum rs new_rs)
+{
+    /*
+     * A vCPU that leaves a CPU it was not known to run on (TSC skew or
+     * lost records): do not account the interval.
+     */
+    if ( prev->p != p || p->current != prev || prev->state != RS_RUNNING )
+        prev->state_tsc = 0;
+    if ( p )
+    {
+        pcpu_time_update(p, tsc);
+        p->current = NULL;
+    }
+    runstate_update(m, prev, new_rs, tsc);
+}
+
+static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
+                             struct vcpu *next, uint64_t tsc)
+{
+    if ( p->current )
+    {
+        /*
+         * After a lost-records gap the CPU's vCPU may be stale: lose it.
+         * Otherwise two vCPUs ran at once: trust the newer record.
+         */
+        if ( p->seen_valid_schedule )
+            xa_diag_add(m->diag, XA_DIAG_RUNSTATE_MISMATCH, UINT64_MAX,
+                        (unsigned int)(p - m->pcpus));
+        runstate_update(m, p->current, RS_LOST, tsc);
+        p->current = NULL;
+    }
+    if ( next->activated )
+    {
+        if ( next->state == RS_RUNNING && next->d->id != XA_DOM_DEFAULT )
+            next->state_tsc = 0;
+    }
+    else
+        next->activated = true;
+
+    runstate_update(m, next, RS_RUNNING, tsc);
+    next->p = p;
+    p->current = next;
+    p->time_tsc = tsc;
+    p->seen_valid_schedule = true;
+}
+
+/* Start of day: a vCPU in INIT leaves it when it is first seen running. */
+static void vcpu_start(struct xa_model *m, struct pcpu *p, struct vcpu *v,
+                       enum rs old_rs, enum rs new_rs, uint64_t tsc)
+{
+    if ( old_rs == RS_RUNNING )
+    {
+        if ( !p->current || p->current->d->id != XA_DOM_DEFAULT )
+            return;
+        runstate_update(m, p->current, RS_QUEUED, p->first_tsc);
+        p->current = NULL;
+    }
+    if ( new_rs != RS_RUNNING )
+        return;
+    if ( old_rs == RS_RUNNING )
+        tsc = p->first_tsc;     /* it has been running since the start */
+    runstate_update(m, v, RS_RUNNING, tsc);
+    p->time_tsc = tsc;
+    p->current = v;
+    v->p = p;
+}
+
+static void sched_runstate(struct xa_model *m, struct pcpu *p,
+                           const struct xa_record *rec)
+{
+    bool cont = (rec->event & 0xf) == 2;
+    enum rs old_rs, new_rs;
+    struct vcpu *v;
+    unsigned int did, vid;
+
+    if ( rec->nr_extra < 1 )
+        return;
+    did = rec->extra[0] >> 16;
+    vid = rec->extra[0] & 0xffff;
+    if ( cont )
+        old_rs = new_rs = RS_RUNNING;
+    else
+    {
+        old_rs = (enum rs)((rec->event >> 8) & 3);
+        new_rs = (enum rs)((rec->event >> 4) & 3);
+    }
+    v = model_vcpu_find(m, did, vid);
+    if ( !v )
+    {
+        xa_diag_add(m->diag, XA_DIAG_LIMIT_DOMAINS, rec->offset, rec->cpu);
+        return;
+    }
+
+    if ( v->state == RS_INIT )
+    {
+        vcpu_start(m, p, v, old_rs, new_rs, rec->tsc);
+        return;
+    }
+
+    /* Waiting for a CPU is not part of the exit that was open. */
+    if ( new_rs == RS_RUNNABLE && v->exit_open )
+        model_exit_close(m, v, rec->tsc);
+
+    if ( v->state != old_rs )
+    {
+        if ( v->state == RS_LOST )
+        {
+            if ( new_rs != RS_RUNNING )
+                return;
+        }
+        else
+        {
+            /*
+             * The tracked state disagrees with the record: usually TSC
+             * skew between CPUs.  Trust the record, but do not account an
+             * interval whose start is uncertain.
+             */
+            xa_diag_add(m->diag, XA_DIAG_RUNSTATE_MISMATCH, rec->offset,
+                        rec->cpu);
+            if ( v->state == RS_RUNNING )
+                return;
+        }
+    }
+
+    if ( cont )
+    {
+        if ( v->state == RS_LOST )
+        {
+            if ( p->current )
+                vcpu_prev_update(m, p, p->current, rec->tsc, RS_LOST);
+            vcpu_next_update(m, p, v, rec->tsc);
+        }
+        runstate_update(m, v, RS_RUNNING, rec->tsc);
+    }
+    else if ( old_rs == RS_RUNNING || v->state == RS_RUNNING )
+    {
+        vcpu_prev_update(m, old_rs == RS_RUNNING ? p : v->p, v, rec->tsc,
+                         new_rs);
+        if ( m->lost_cpus && did != XA_DOM_IDLE )
+            lose_vcpu(m, v, rec->tsc);
+    }
+    else if ( new_rs == RS_RUNNING )
+        vcpu_next_update(m, p, v, rec->tsc);
+    else
+        runstate_update(m, v, new_rs, rec->tsc);
+}
+
+/* Lost records: the gap begins at first_tsc, ends at the record's TSC. */
+static void lost_begin(struct xa_model *m, struct pcpu *p,
+                       const struct xa_record *rec)
+{
+    uint64_t first;
+    unsigned int i, j;
+
+    if ( rec->nr_extra < 4 )
+        return;
+    first = rec->extra[2] | ((uint64_t)rec->extra[3] << 32);
+    if ( first > rec->tsc )
+        first = rec->tsc;
+
+    if ( p->current )
+    {
+        if ( p->current->exit_open )
+            xa_diag_add(m->diag, XA_DIAG_EXITS_DISCARDED, rec->offset,
+                        rec->cpu);
+        exit_discard(p->current);
+        vcpu_prev_update(m, p, p->current, first, RS_LOST);
+    }
+    if ( !p->lost_active )
+        m->lost_cpus++;
+    p->lost_active = true;
+    p->lost_tsc = first;
+
+    /* Any vCPU not running may have been scheduled here in the gap. */
+    for ( i = 0; i < DOM_HASH; i++ )
+    {
+        struct domain *d;
+
+        for ( d = m->dom_hash[i]; d; d = d->hnext )
+        {
+            if ( d->id == XA_DOM_DEFAULT )
+                continue;
+            for ( j = 0; j < d->nr_vcpus; j++ )
+                if ( d->vcpus[j] && d->vcpus[j]->state != RS_RUNNING &&
+                     d->vcpus[j]->state != RS_INIT )
+                    lose_vcpu(m, d->vcpus[j], first);
+        }
+    }
+    p->lost_domain_valid = true;
+    p->lost_did = rec->extra[1] & 0xffff;
+    p->lost_vid = rec->extra[1] >> 16;
+    p->lost_end_tsc = rec->tsc;
+    p->lost_end_pending = true;
+}
+
+static void lost_end(struct xa_model *m, struct pcpu *p)
+{
+    uint64_t tsc = p->lost_end_tsc;
+
+    p->lost_end_pending = false;
+    if ( !p->lost_active )
+        return;
+    if ( tsc > p->lost_tsc )
+        xa_stat_add(&p->lost, tsc - p->lost_tsc);
+    if ( p->lost_domain_valid )
+    {
+        struct vcpu *v = model_vcpu_find(m, p->lost_did, p->lost_vid);
+
+        p->lost_domain_valid = false;
+        if ( v && !p->current )
+        {
+            vcpu_next_update(m, p, v, tsc);
+            p->seen_valid_schedule = false;
+        }
+    }
+    p->lost_active = false;
+    if ( m->lost_cpus )
+        m->lost_cpus--;
+}
+
+/* Exits */
+
+static struct exit_slot *exit_slot_get(struct vcpu *v, uint32_t code)
+{
+    struct exit_tab *t = v->exits;
+    unsigned int i;
+
+    if ( !t )
+    {
+        t = v->exits = calloc(1, sizeof(*t));
+        if ( !t )
+            return NULL;
+    }
+    if ( code < EXIT_DIRECT )
+    {
+        if ( t->index[code] )
+            return &t->slots[t->index[code] - 1];
+    }
+    else
+        for ( i = 0; i < t->nr; i++ )
+            if ( t->slots[i].code == code )
+                return &t->slots[i];
+
+    if ( t->nr == t->cap )
+    {
+        unsigned int cap = t->cap ? t->cap * 2 : 8;
+        struct exit_slot *s = realloc(t->slots, cap * sizeof(*s));
+
+        if ( !s )
+            return NULL;
+        t->slots = s;
+        t->cap = cap;
+    }
+    memset(&t->slots[t->nr], 0, sizeof(t->slots[t->nr]));
+    t->slots[t->nr].code = code;
+    xa_stat_init(&t->slots[t->nr].st);
+    if ( code < EXIT_DIRECT )
+        t->index[code] = (uint16_t)(t->nr + 1);
+    return &t->slots[t->nr++];
+}
+
+static struct sub_slot *sub_slot_get(struct exit_slot *e, uint8_t kind,
+                                     uint64_t val)
+{
+    unsigned int i;
+
+    if ( e->last_sub < e->nr_subs && e->subs[e->last_sub].kind == kind &&
+         e->subs[e->last_sub].val == val )
+        return &e->subs[e->last_sub];
+    for ( i = 0; i < e->nr_subs; i++ )
+        if ( e->subs[i].kind == kind && e->subs[i].val == val )
+        {
+            e->last_sub = i;
+            return &e->subs[i];
+        }
+    if ( e->nr_subs >= SUBS_MAX && kind != XA_SUB_OTHER )
+        return sub_slot_get(e, XA_SUB_OTHER, 0);
+    if ( e->nr_subs == e->cap_subs )
+    {
+        unsigned int cap = e->cap_subs ? e->cap_subs * 2 : 4;
+        struct sub_slot *s = realloc(e->subs, cap * sizeof(*s));
+
+        if ( !s )
+            return NULL;
+        e->subs = s;
+        e->cap_subs = cap;
+    }
+    e->subs[e->nr_subs].kind = kind;
+    e->subs[e->nr_subs].val = val;
+    xa_stat_init(&e->subs[e->nr_subs].st);
+    e->last_sub = e->nr_subs;
+    return &e->subs[e->nr_subs++];
+}
+
+void model_exit_open(struct xa_model *m, struct vcpu *v,
+                     const struct xa_record *rec, uint32_t code)
+{
+    if ( v->exit_open )
+        xa_diag_add(m->diag, XA_DIAG_EXIT_WITHOUT_ENTRY, rec->offset,
+                    rec->cpu);
+    v->arch_init = true;
+    v->exit_open = true;
+    v->exit_tsc = rec->tsc;
+    v->exit_code = code;
+    v->sub_kind = XA_SUB_NONE;
+}
+
+void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc)
+{
+    struct exit_slot *e;
+    uint64_t c = 0;
+
+    if ( !v->exit_open )
+        return;
+    v->exit_open = false;
+    if ( tsc >= v->exit_tsc )
+        c = tsc - v->exit_tsc;
+    else
+        xa_diag_add(m->diag, XA_DIAG_NEGATIVE_DURATION, UINT64_MAX, 0);
+    e = exit_slot_get(v, v->exit_code);
+    if ( !e )
+        return;
+    xa_stat_add(&e->st, c);
+    if ( v->sub_kind )
+    {
+        struct sub_slot *s = sub_slot_get(e, v->sub_kind, v->sub_val);
+
+        if ( s )
+            xa_stat_add(&s->st, c);
+    }
+}
+
+struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
+                              enum vcpu_type type)
+{
+    struct pcpu *p = &m->pcpus[rec->cpu];
+    struct vcpu *v = p->current;
+
+    if ( !v )
+    {
+        xa_diag_add(m->diag, XA_DIAG_NO_CURRENT_VCPU, rec->offset, rec->cpu);
+        return NULL;
+    }
+    if ( v->d->id == XA_DOM_IDLE )
+        return NULL;
+    if ( v->type != type )
+    {
+        if ( v->type != VT_NONE )
+            return NULL;
+        v->type = type;
+    }
+    return v;
+}
+
+/* Feeding */
+
+static void check_known(struct xa_model *m, const struct xa_record *rec)
+{
+    unsigned int h = (rec->event ^ (rec->event >> 8) ^ (rec->event >> 16)) &
+                     255;
+    const struct xa_event_desc *d;
+
+    if ( m->seen_ids[h] == rec->event )
+    {
+        if ( m->seen_ok[h] && rec->nr_extra >= m->seen_ok[h] - 1 )
+            return;
+    }
+    d = xa_catalog_lookup(m->cat, rec->event);
+    m->seen_ids[h] = rec->event;
+    m->seen_ok[h] = d ? (uint8_t)(d->min_extra + 1) : 0;
+    if ( !d )
+        xa_diag_add(m->diag, XA_DIAG_UNKNOWN_EVENT, rec->offset, rec->cpu);
+    else if ( rec->nr_extra < d->min_extra )
+        xa_diag_add(m->diag, XA_DIAG_SHORT_RECORD, rec->offset, rec->cpu);
+}
+
+static unsigned int volume_index(uint32_t ev)
+{
+    unsigned int main = XA_TRC_MAIN(ev);
+
+    if ( main == (XA_TRC_HVM >> 16) )
+    {
+        switch ( XA_TRC_SUB(ev) )
+        {
+        case 1:
+            return (ev & 0xff) == 1 ? 9 : 10;   /* vmentry, vmexit */
+        case 2:
+            return 11;                          /* handler */
+        default:
+            return 3;
+        }
+    }
+    return main ? (unsigned int)__builtin_ctz(main) & 7 : 8;
+}
+
+/* A CPU's data ends: the vCPU running there is lost from now on. */
+static void pcpu_end(struct xa_model *m, struct pcpu *p)
+{
+    if ( p->lost_end_pending )
+        lost_end(m, p);
+    if ( p->current )
+    {
+        pcpu_time_update(p, p->last_tsc);
+        lose_vcpu(m, p->current, p->last_tsc);
+        p->current = NULL;
+    }
 }
 
 void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
 {
-    struct pcpu *p = get_pcpu(m, rec->cpu);
+    struct pcpu *p = rec->cpu < m->nr_pcpus && m->pcpus[rec->cpu].present
+                     ? &m->pcpus[rec->cpu] : pcpu_get(m, rec->cpu);
+    uint32_t ev = rec->event;
 
     if ( !p )
         return;
-    p->last_tsc = rec->tsc;
-    if ( (rec->event & ~(uint32_t)XA_TRC_RUNSTATE_MASK) ==
-         XA_TRC_SCHED_RUNSTATE_CHANGE && rec->nr_extra >= 1 &&
-         ((rec->event >> 4) & 3) == 0 )
-        p->current = rec->extra[0];
+    if ( ev == XA_EV_CPU_END )
+    {
+        pcpu_end(m, p);
+        return;
+    }
+    m->records++;
+    p->records++;
+    if ( p->lost_end_pending && ev != XA_TRC_LOST_RECORDS )
+        lost_end(m, p);
+    if ( rec->has_tsc )
+    {
+        if ( !p->first_tsc )
+            p->first_tsc = rec->tsc;
+        p->last_tsc = rec->tsc;
+        if ( !m->have_tsc )
+        {
+            m->first_tsc = rec->tsc;
+            m->have_tsc = true;
+        }
+        if ( rec->tsc > m->last_tsc )
+            m->last_tsc = rec->tsc;
+    }
+    p->volume[volume_index(ev)] += 4u + (rec->has_tsc ? 8u : 0u) +
+                                   4u * rec->nr_extra;
+    check_known(m, rec);
+
+    switch ( XA_TRC_MAIN(ev) )
+    {
+    case XA_TRC_GEN >> 16:
+        if ( ev == XA_TRC_LOST_RECORDS )
+        {
+            if ( p->lost_end_pending )
+                lost_end(m, p);
+            lost_begin(m, p, rec);
+        }
+        break;
+    case XA_TRC_SCHED >> 16:
+        if ( (ev & 0x0ffff000) == XA_TRC_SCHED_MIN &&
+             (is_runstate_change(ev) ||
+              ev == XA_TRC_SCHED_CONTINUE_RUNNING) )
+            sched_runstate(m, p, rec);
+        break;
+    case XA_TRC_HVM >> 16:
+        x86_hvm_record(m, rec);
+        break;
+    case XA_TRC_PV >> 16:
+        x86_pv_record(m, rec);
+        break;
+    case XA_TRC_ARM >> 16:
+        arm_record(m, rec);
+        break;
+    case XA_TRC_MEM >> 16:
+        if ( (ev & 0xfff) >= 1 && (ev & 0xfff) <= 3 && p->current )
+        {
+            struct domain *d = p->current->d;
+
+            d->grant_ops[(ev & 0xfff) - 1]++;
+        }
+        else if ( (ev & 0xfff) == 16 && p->current )
+            p->current->d->pod_populate++;
+        else if ( (ev & 0xfff) == 17 && p->current )
+            p->current->d->pod_reclaim++;
+        else if ( (ev & 0xfff) == 18 && p->current )
+            p->current->d->pod_splinter++;
+        break;
+    default:
+        break;
+    }
 }
 
 void xa_model_finish(struct xa_model *m)
 {
-    (void)m;
+    unsigned int i;
+
+    for ( i = 0; i < m->nr_pcpus; i++ )
+    {
+        struct pcpu *p = &m->pcpus[i];
+
+        if ( p->present )
+            pcpu_end(m, p);
+    }
 }
 
 bool xa_model_pcpu_current(const struct xa_model *m, unsigned int cpu,
                            unsigned int *dom, unsigned int *vcpu)
 {
-    if ( cpu >= m->nr_pcpus || m->pcpus[cpu].current == NO_VCPU )
+    const struct vcpu *v;
+
+    if ( cpu >= m->nr_pcpus || !(v = m->pcpus[cpu].current) ||
+         v->d->id == XA_DOM_DEFAULT )
         return false;
-    *dom = m->pcpus[cpu].current >> 16;
-    *vcpu = m->pcpus[cpu].current & 0xffff;
+    *dom = v->d->id;
+    *vcpu = v->id;
     return true;
 }
 

@@ -474,6 +474,16 @@ static bool next_window(struct xa_reader *rd, struct cpu_stream *cs)
     cs->owned = w->owned;
     w->next = rd->free_windows;
     rd->free_windows = w;
+
+    /*
+     * Keep the scan one window ahead of every window being read, as
+     * upstream xenalyze does, so that a CPU whose first window comes later
+     * in the file is known before its records are due.
+     */
+    while ( !rd->eof && !rd->error &&
+            rd->scan_off <= cs->base + (uint64_t)(cs->end - cs->start) )
+        if ( xa_reader_scan(rd) < 0 )
+            break;
     return true;
 }
 

@@ -3,6 +3,7 @@
  * Dump: one line per record, formatted by hand (no printf in the loop).
  */
 #include <xenalyze/clock.h>
+#include <xenalyze/merge.h>
 #include <xenalyze/report.h>
 
 void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
@@ -12,6 +13,7 @@ void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
     d->hz = hz;
     d->first_tsc = 0;
     d->have_first = false;
+    d->show_tsc = false;
 }
 
 static void dump_time(struct xa_dump *d, const struct xa_record *rec,
@@ -52,9 +54,17 @@ static void dump_time(struct xa_dump *d, const struct xa_record *rec,
 void xa_dump_record(struct xa_dump *d, const struct xa_record *rec,
                     const struct xa_model *m, struct xa_out *o)
 {
-    const struct xa_event_desc *desc = xa_catalog_lookup(d->cat, rec->event);
+    const struct xa_event_desc *desc;
     unsigned int dom, vcpu;
 
+    if ( rec->event == XA_EV_CPU_END )
+        return;
+    desc = xa_catalog_lookup(d->cat, rec->event);
+    if ( d->show_tsc )
+    {
+        xa_out_u64w(o, rec->tsc, 20);
+        xa_out_char(o, ' ');
+    }
     dump_time(d, rec, o);
     xa_out_str(o, " p");
     xa_out_u64(o, rec->cpu);

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Statistics of cycle counts: count, total, min, max, and percentiles
+ * from a log-linear histogram (64 sub-buckets per power of two, values
+ * below 64 exact).  A percentile is its bucket's midpoint, clamped to
+ * [min, max]: at most 0.8% from the true sample value.  Memory per
+ * statistic is bounded (buckets are allocated per power of two on first
+ * use) and two statistics merge by adding buckets.
+ */
+#ifndef XA_STATS_H
+#define XA_STATS_H
+
+#include <xenalyze/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XA_STAT_SUB_BITS 6
+#define XA_STAT_SUB (1u << XA_STAT_SUB_BITS)
+#define XA_STAT_GROUPS (64 - XA_STAT_SUB_BITS + 1)
+
+struct xa_stat {
+    uint64_t count;
+    uint64_t cycles;
+    uint64_t min;
+    uint64_t max;
+    uint32_t *groups[XA_STAT_GROUPS];
+};
+
+/* The percentiles every report shows, in this order. */
+#define XA_STAT_NR_PCT 6
+extern const double xa_stat_pcts[XA_STAT_NR_PCT];   /* 5 50 90 95 99 99.9 */
+extern const char *const xa_stat_pct_names[XA_STAT_NR_PCT];
+
+XA_API void xa_stat_init(struct xa_stat *s);
+XA_API void xa_stat_dispose(struct xa_stat *s);
+/* Adds one sample; returns XA_OK or XA_E_NOMEM (the sample still counts). */
+XA_API int xa_stat_add(struct xa_stat *s, uint64_t cycles);
+XA_API int xa_stat_merge(struct xa_stat *dst, const struct xa_stat *src);
+/* The p-th percentile (0 < p <= 100), nearest rank; 0 when empty. */
+XA_API uint64_t xa_stat_pct(const struct xa_stat *s, double p);
+/* Mean, rounded down; 0 when empty. */
+static inline uint64_t xa_stat_mean(const struct xa_stat *s)
+{
+    return s->count ? s->cycles / s->count : 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XA_STATS_H */

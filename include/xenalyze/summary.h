@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The summary: one immutable object built from the model at the end of
+ * the trace, rendered by every report writer.  Statistics point into the
+ * model, which must outlive the summary.
+ */
+#ifndef XA_SUMMARY_H
+#define XA_SUMMARY_H
+
+#include <xenalyze/diag.h>
+#include <xenalyze/stats.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* vCPU runstates as reported. */
+enum xa_rs {
+    XA_RS_RUNNING,
+    XA_RS_RUNNABLE,
+    XA_RS_RUNNABLE_WAKE,
+    XA_RS_RUNNABLE_PREEMPT,
+    XA_RS_RUNNABLE_OTHER,
+    XA_RS_BLOCKED,
+    XA_RS_OFFLINE,
+    XA_RS_LOST,
+    XA_RS_NR
+};
+
+/* Domain runstates, classified as upstream xenalyze does. */
+enum xa_dom_rs {
+    XA_DRS_BLOCKED,
+    XA_DRS_PARTIAL_RUN,
+    XA_DRS_FULL_RUN,
+    XA_DRS_PARTIAL_CONTENTION,
+    XA_DRS_CONCURRENCY_HAZARD,
+    XA_DRS_FULL_CONTENTION,
+    XA_DRS_LOST,
+    XA_DRS_NR
+};
+
+XA_API const char *xa_rs_name(enum xa_rs rs);
+XA_API const char *xa_dom_rs_name(enum xa_dom_rs rs);
+
+/* Kinds of breakdown keys under an exit. */
+enum xa_sub_kind {
+    XA_SUB_NONE,
+    XA_SUB_IO_R,
+    XA_SUB_IO_W,
+    XA_SUB_MMIO_R,
+    XA_SUB_MMIO_W,
+    XA_SUB_MSR_R,
+    XA_SUB_MSR_W,
+    XA_SUB_CR_R,
+    XA_SUB_CR_W,
+    XA_SUB_CPUID,
+    XA_SUB_VECTOR,
+    XA_SUB_HYPERCALL,
+    XA_SUB_NPF,
+    XA_SUB_SMC,
+    XA_SUB_SYSREG_R,
+    XA_SUB_SYSREG_W,
+    XA_SUB_IRQ,
+    XA_SUB_WFI,
+    XA_SUB_WFE,
+    XA_SUB_VGIC,
+    XA_SUB_OTHER,
+};
+
+struct xa_sum_sub {
+    char *key;                      /* e.g. "io:0x0084:w", "smc:0x84000000" */
+    const char *label;              /* a name for it ("PSCI_VERSION"), or NULL */
+    const struct xa_stat *st;
+};
+
+struct xa_sum_exit {
+    const char *reason;             /* static, or "UNKNOWN(0x..)" owned */
+    char *reason_owned;
+    uint32_t code;
+    const struct xa_stat *st;
+    struct xa_sum_sub *subs;
+    unsigned int nr_subs;
+};
+
+struct xa_sum_count {
+    char *name;
+    uint64_t count;
+};
+
+struct xa_sum_vcpu {
+    unsigned int id;
+    const struct xa_stat *rs[XA_RS_NR];
+    struct xa_sum_exit *exits;
+    unsigned int nr_exits;
+    uint64_t exit_cycles;           /* sum over exits, for percentages */
+    struct xa_sum_count *hypercalls;    /* PV */
+    unsigned int nr_hypercalls;
+    struct xa_sum_count *pv_events;
+    unsigned int nr_pv_events;
+};
+
+struct xa_sum_domain {
+    unsigned int id;
+    const struct xa_stat *rs[XA_DRS_NR];
+    struct xa_sum_vcpu *vcpus;
+    unsigned int nr_vcpus;
+    uint64_t grant_ops[3];          /* map, unmap, transfer, done for it */
+    uint64_t pod_populate, pod_reclaim, pod_splinter;
+};
+
+#define XA_NR_VOLUME 12
+XA_API const char *xa_volume_name(unsigned int i);
+
+struct xa_sum_pcpu {
+    unsigned int id;
+    const struct xa_stat *running, *idle, *lost;
+    uint64_t records;
+    uint64_t volume[XA_NR_VOLUME];  /* bytes by class */
+};
+
+struct xa_summary {
+    /* trace */
+    uint64_t records;               /* including CPU-change records */
+    unsigned int nr_pcpus;
+    uint64_t cpu_hz;
+    const char *cpu_hz_source;      /* "option", "trace", "default" */
+    uint64_t first_tsc, last_tsc;
+    const char *arch;               /* x86-vmx, x86-svm, x86-pv, arm, ... */
+    const char *hvm_mode;           /* "vmx", "svm" or NULL */
+    char hvm_mode_reason[160];
+    const struct xa_diag *diag;
+
+    struct xa_sum_domain *domains;
+    unsigned int nr_domains;
+    struct xa_sum_pcpu *pcpus;
+    unsigned int nr_pcpus_arr;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XA_SUMMARY_H */

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * x86: HVM exits plug into the generic pairing (VMEXIT opens, VMENTRY
+ * closes, handler records give the breakdown key); PV records are
+ * counted per hypercall and per event.
+ *
+ * Records come from xen/arch/x86/hvm/{vmx/vmx.c,svm/svm.c} (exit/entry),
+ * the HVMTRACE_* calls in xen/arch/x86/hvm/ (handlers) and
+ * xen/arch/x86/pv/trace.c (PV).
+ */
+#include "model-private.h"
+
+#define HVM_LOW(ev)     ((ev) & 0x3ff & ~(uint32_t)XA_TRC_64_FLAG)
+
+/* Handler records (TRC_HVM_HANDLER low bits, 64-bit flag stripped). */
+enum {
+    H_CR_READ = 0x08,
+    H_CR_WRITE = 0x09,
+    H_MSR_READ = 0x0c,
+    H_MSR_WRITE = 0x0d,
+    H_CPUID = 0x0e,
+    H_INTR = 0x0f,
+    H_VMMCALL = 0x12,
+    H_IOPORT_READ = 0x16,
+    H_IOMEM_READ = 0x17,
+    H_NPF = 0x21,
+    H_IOPORT_WRITE = 0x216,
+    H_IOMEM_WRITE = 0x217,
+};
+
+static void note_svm(struct xa_model *m, const struct xa_record *rec,
+                     uint32_t code, bool record)
+{
+    if ( m->svm_seen )
+        return;
+    m->svm_seen = true;
+    m->svm_record_seen = record;
+    m->svm_evidence_code = code;
+    m->svm_evidence_offset = rec->offset;
+    if ( m->opts.hvm_mode == XA_HVM_MODE_AUTO )
+        m->fmt.hvm_mode = XA_HVM_SVM;
+}
+
+static void hvm_exit(struct xa_model *m, struct vcpu *v,
+                     const struct xa_record *rec, bool svm_record)
+{
+    uint32_t code = rec->extra[0];
+
+    m->hvm_exits++;
+    if ( svm_record )
+        note_svm(m, rec, code, true);
+    else if ( code > xa_vmx_exit_max() && code != UINT32_MAX )
+        note_svm(m, rec, code, false);
+    model_exit_open(m, v, rec, code);
+}
+
+static void hvm_handler(struct vcpu *v, const struct xa_record *rec)
+{
+    uint32_t low = rec->event & 0x3ff & ~(uint32_t)XA_TRC_64_FLAG;
+    const uint32_t *w = rec->extra;
+    bool is64 = rec->event & XA_TRC_64_FLAG;
+
+    if ( !v->exit_open || rec->nr_extra < 1 )
+        return;
+    switch ( low )
+    {
+    case H_IOPORT_READ:
+        model_exit_sub(v, XA_SUB_IO_R, w[0] & 0xffff, false);
+        break;
+    case H_IOPORT_WRITE:
+        model_exit_sub(v, XA_SUB_IO_W, w[0] & 0xffff, false);
+        break;
+    case H_IOMEM_READ:
+    case H_IOMEM_WRITE:
+    {
+        uint64_t gpa = w[0];
+
+        if ( is64 && rec->nr_extra >= 2 )
+            gpa |= (uint64_t)w[1] << 32;
+        model_exit_sub(v, low == H_IOMEM_READ ? XA_SUB_MMIO_R
+                                              : XA_SUB_MMIO_W, gpa, true);
+        break;
+    }
+    case H_MSR_READ:
+        model_exit_sub(v, XA_SUB_MSR_R, w[0], false);
+        break;
+    case H_MSR_WRITE:
+        model_exit_sub(v, XA_SUB_MSR_W, w[0], false);
+        break;
+    case H_CR_READ:
+        model_exit_sub(v, XA_SUB_CR_R, w[0], false);
+        break;
+    case H_CR_WRITE:
+        model_exit_sub(v, XA_SUB_CR_W, w[0], false);
+        break;
+    case H_CPUID:
+        model_exit_sub(v, XA_SUB_CPUID, w[0], false);
+        break;
+    case H_INTR:
+        model_exit_sub(v, XA_SUB_VECTOR, w[0] & 0xff, false);
+        break;
+    case H_VMMCALL:
+        model_exit_sub(v, XA_SUB_HYPERCALL, w[0], false);
+        break;
+    case H_NPF:
+        if ( rec->nr_extra >= 2 )
+            model_exit_sub(v, XA_SUB_NPF,
+                           (w[0] | ((uint64_t)w[1] << 32)) & ~0xfffull,
+                           false);
+        break;
+    default:
+        break;
+    }
+}
+
+void x86_hvm_record(struct xa_model *m, const struct xa_record *rec)
+{
+    uint32_t ev = rec->event;
+    struct vcpu *v;
+
+    if ( XA_TRC_SUB(ev) == (XA_TRC_HVM_EMUL >> 12 & 0xf) )
+        return;
+    v = model_guest_vcpu(m, rec, VT_HVM);
+    if ( !v )
+        return;
+
+    if ( XA_TRC_SUB(ev) == (XA_TRC_HVM_ENTRYEXIT >> 12 & 0xf) )
+    {
+        switch ( HVM_LOW(ev) )
+        {
+        case 0x01:                                  /* VMENTRY */
+            if ( v->arch_init )
+                model_exit_close(m, v, rec->tsc);
+            break;
+        case 0x02:                                  /* VMEXIT(64) */
+            if ( rec->nr_extra >= 1 )
+                hvm_exit(m, v, rec, false);
+            break;
+        case 0x03:                                  /* SVM exit, 4.19+ */
+            if ( rec->nr_extra >= 1 )
+                hvm_exit(m, v, rec, true);
+            break;
+        default:
+            break;
+        }
+    }
+    else if ( XA_TRC_SUB(ev) == (XA_TRC_HVM_HANDLER >> 12 & 0xf) )
+        hvm_handler(v, rec);
+}
+
+/*
+ * PV: TRC_PV_HYPERCALL (word 0: op, v1 64-bit: eip first) and
+ * TRC_PV_HYPERCALL_V2 (word 0: op in bits 0-19), subcalls, and every
+ * other PV event counted by id.
+ */
+void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
+{
+    uint32_t ev = rec->event, low = ev & 0xff;
+    struct vcpu *v;
+
+    m->pv_records++;
+    v = model_guest_vcpu(m, rec, VT_PV);
+    if ( !v )
+        return;
+    if ( (ev & 0x0ffff000) == XA_TRC_PV_ENTRY && low == 13 &&
+         rec->nr_extra >= 1 )
+        count_tab_add(&v->hypercalls, rec->extra[0] & 0xfffff, 1);
+    else if ( (ev & 0x0ffff000) == XA_TRC_PV_ENTRY && low == 1 &&
+              rec->nr_extra >= 1 )
+        count_tab_add(&v->hypercalls,
+                      rec->extra[(ev & XA_TRC_64_FLAG) ? 2 : 1 ] & 0xfffff,
+                      1);
+    else if ( (ev & 0x0ffff000) == XA_TRC_PV_SUBCALL && low == 14 &&
+              rec->nr_extra >= 1 )
+        count_tab_add(&v->hypercalls,
+                      (rec->extra[0] & 0xfffff) | XA_PV_SUBCALL_BIT, 1);
+    else
+        count_tab_add(&v->pv_events, ev & ~(uint32_t)XA_TRC_64_FLAG, 1);
+}
+
+/*
+ * A first look at a trace for the dump, which must name exits before it
+ * has seen them all: SVM if an exit code no VMX exit reason uses, or a
+ * separate SVM exit record, appears among the first max_records.
+ */
+int xa_detect_hvm_mode(const char *path, uint64_t max_records,
+                       enum xa_hvm_mode *mode)
+{
+    struct xa_diag diag;
+    struct xa_reader *rd = NULL;
+    struct xa_record rec;
+    uint64_t n = 0;
+    unsigned int i;
+    int rc;
+
+    *mode = XA_HVM_VMX;
+    xa_diag_init(&diag);
+    rc = xa_reader_open(path, &diag, &rd);
+    if ( rc )
+        return rc;
+    for ( i = 0; i < xa_reader_nr_cpus(rd) || xa_reader_scan(rd) == XA_OK;
+          i++ )
+    {
+        if ( i >= xa_reader_nr_cpus(rd) )
+            break;
+        while ( n < max_records &&
+                xa_reader_next(rd, xa_reader_cpu_at(rd, i), &rec) == XA_OK )
+        {
+            uint32_t low = rec.event & ~(uint32_t)(XA_TRC_64_FLAG |
+                                                   XA_TRC_HVM_NESTEDFLAG);
+
+            n++;
+            if ( rec.nr_extra < 1 )
+                continue;
+            if ( low == XA_TRC_HVM_SVM_EXIT ||
+                 (low == XA_TRC_HVM_VMEXIT &&
+                  rec.extra[0] > xa_vmx_exit_max() &&
+                  rec.extra[0] != UINT32_MAX) )
+            {
+                *mode = XA_HVM_SVM;
+                goto out;
+            }
+        }
+    }
+ out:
+    xa_reader_free(rd);
+    return XA_OK;
+}

@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Building the summary from the model: sorting, naming and key
+ * formatting happen here, once, so that report writers only render.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xenalyze/clock.h>
+
+#include "model-private.h"
+
+static const char *const rs_names[XA_RS_NR] = {
+    "running", "runnable", "runnable_wake", "runnable_preempt",
+    "runnable_other", "blocked", "offline", "lost",
+};
+
+static const char *const drs_names[XA_DRS_NR] = {
+    "blocked", "partial_run", "full_run", "partial_contention",
+    "concurrency_hazard", "full_contention", "lost",
+};
+
+static const char *const volume_names[XA_NR_VOLUME] = {
+    "gen", "sched", "dom0op", "hvm", "mem", "pv", "shadow", "hw",
+    "other", "hvm:vmentry", "hvm:vmexit", "hvm:handler",
+};
+
+const char *xa_rs_name(enum xa_rs rs)
+{
+    return (unsigned int)rs < XA_RS_NR ? rs_names[rs] : "?";
+}
+
+const char *xa_dom_rs_name(enum xa_dom_rs rs)
+{
+    return (unsigned int)rs < XA_DRS_NR ? drs_names[rs] : "?";
+}
+
+const char *xa_volume_name(unsigned int i)
+{
+    return i < XA_NR_VOLUME ? volume_names[i] : "?";
+}
+
+uint64_t xa_model_trace_hz(const struct xa_model *m)
+{
+    return m->clock_hz;
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+
+    if ( d )
+        memcpy(d, s, n);
+    return d;
+}
+
+static char *sub_key(uint8_t kind, uint64_t val, const char **label)
+{
+    char buf[64];
+    const char *name;
+
+    *label = NULL;
+    switch ( (enum xa_sub_kind)kind )
+    {
+    case XA_SUB_IO_R:
+    case XA_SUB_IO_W:
+        snprintf(buf, sizeof(buf), "io:0x%04llx:%c", (unsigned long long)val,
+                 kind == XA_SUB_IO_R ? 'r' : 'w');
+        break;
+    case XA_SUB_MMIO_R:
+    case XA_SUB_MMIO_W:
+        snprintf(buf, sizeof(buf), "mmio:0x%08llx:%c",
+                 (unsigned long long)val, kind == XA_SUB_MMIO_R ? 'r' : 'w');
+        break;
+    case XA_SUB_MSR_R:
+    case XA_SUB_MSR_W:
+        snprintf(buf, sizeof(buf), "msr:0x%08llx:%c", (unsigned long long)val,
+                 kind == XA_SUB_MSR_R ? 'r' : 'w');
+        break;
+    case XA_SUB_CR_R:
+    case XA_SUB_CR_W:
+        snprintf(buf, sizeof(buf), "cr%llu:%c", (unsigned long long)val,
+                 kind == XA_SUB_CR_R ? 'r' : 'w');
+        break;
+    case XA_SUB_CPUID:
+        snprintf(buf, sizeof(buf), "cpuid:0x%08llx", (unsigned long long)val);
+        break;
+    case XA_SUB_VECTOR:
+        snprintf(buf, sizeof(buf), "vector:0x%02llx", (unsigned long long)val);
+        break;
+    case XA_SUB_HYPERCALL:
+        name = xa_hypercall_name((uint32_t)val);
+        if ( name )
+            snprintf(buf, sizeof(buf), "hypercall:%s", name);
+        else
+            snprintf(buf, sizeof(buf), "hypercall:%llu",
+                     (unsigned long long)val);
+        break;
+    case XA_SUB_NPF:
+        snprintf(buf, sizeof(buf), "npf:0x%08llx", (unsigned long long)val);
+        break;
+    case XA_SUB_SMC:
+        snprintf(buf, sizeof(buf), "smc:0x%08llx", (unsigned long long)val);
+        *label = xa_psci_name((uint32_t)val);
+        break;
+    case XA_SUB_SYSREG_R:
+    case XA_SUB_SYSREG_W:
+        snprintf(buf, sizeof(buf), "sysreg:0x%06llx:%c",
+                 (unsigned long long)val, kind == XA_SUB_SYSREG_R ? 'r' : 'w');
+        *label = xa_arm_sysreg_name((uint32_t)val);
+        break;
+    case XA_SUB_IRQ:
+        snprintf(buf, sizeof(buf), "irq:%llu", (unsigned long long)val);
+        break;
+    case XA_SUB_WFI:
+        return xstrdup("wfi");
+    case XA_SUB_WFE:
+        return xstrdup("wfe");
+    case XA_SUB_VGIC:
+        return xstrdup("vgic_maint");
+    case XA_SUB_OTHER:
+    case XA_SUB_NONE:
+    default:
+        return xstrdup("other");
+    }
+    return xstrdup(buf);
+}
+
+static int cmp_sub(const void *a, const void *b)
+{
+    return strcmp(((const struct xa_sum_sub *)a)->key,
+                  ((const struct xa_sum_sub *)b)->key);
+}
+
+static int cmp_exit(const void *a, const void *b)
+{
+    uint32_t x = ((const struct xa_sum_exit *)a)->code;
+    uint32_t y = ((const struct xa_sum_exit *)b)->code;
+
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+    return strcmp(((const struct xa_sum_count *)a)->name,
+                  ((const struct xa_sum_count *)b)->name);
+}
+
+static int cmp_domain(const void *a, const void *b)
+{
+    unsigned int x = ((const struct xa_sum_domain *)a)->id;
+    unsigned int y = ((const struct xa_sum_domain *)b)->id;
+
+    return x < y ? -1 : x > y;
+}
+
+static const char *exit_name(const struct xa_model *m, enum vcpu_type type,
+                             uint32_t code, char **owned)
+{
+    const char *name = NULL;
+    char buf[32];
+
+    *owned = NULL;
+    if ( type == VT_ARM )
+        name = xa_arm_ec_name(code);
+    else if ( m->fmt.hvm_mode == XA_HVM_SVM )
+        name = xa_svm_exit_name(code);
+    else
+        name = xa_vmx_exit_name(code);
+    if ( name )
+        return name;
+    snprintf(buf, sizeof(buf), "UNKNOWN(0x%x)", code);
+    *owned = xstrdup(buf);
+    return *owned ? *owned : "UNKNOWN";
+}
+
+static int build_counts(const struct count_tab *t, bool hypercalls,
+                        struct xa_sum_count **out, unsigned int *nr)
+{
+    unsigned int i;
+    char buf[64];
+
+    *nr = 0;
+    *out = NULL;
+    if ( !t->nr )
+        return XA_OK;
+    *out = calloc(t->nr, sizeof(**out));
+    if ( !*out )
+        return XA_E_NOMEM;
+    for ( i = 0; i < t->nr; i++ )
+    {
+        uint32_t k = t->keys[i];
+
+        if ( hypercalls )
+        {
+            const char *n = xa_hypercall_name(k & ~XA_PV_SUBCALL_BIT);
+            const char *pfx = (k & XA_PV_SUBCALL_BIT) ? "multicall:" : "";
+
+            if ( n )
+                snprintf(buf, sizeof(buf), "%s%s", pfx, n);
+            else
+                snprintf(buf, sizeof(buf), "%s%u", pfx,
+                         k & ~XA_PV_SUBCALL_BIT);
+        }
+        else
+            snprintf(buf, sizeof(buf), "0x%08x", k);
+        (*out)[i].name = xstrdup(buf);
+        (*out)[i].count = t->counts[i];
+        if ( !(*out)[i].name )
+            return XA_E_NOMEM;
+        (*nr)++;
+    }
+    qsort(*out, *nr, sizeof(**out), cmp_count);
+    return XA_OK;
+}
+
+static int build_vcpu(const struct xa_model *m, const struct vcpu *v,
+                      struct xa_sum_vcpu *sv)
+{
+    unsigned int i, j;
+    int rc;
+
+    sv->id = v->id;
+    for ( i = 0; i < XA_RS_NR; i++ )
+        sv->rs[i] = &v->rs[i];
+    if ( v->exits && v->exits->nr )
+    {
+        const struct exit_tab *t = v->exits;
+
+        sv->exits = calloc(t->nr, sizeof(*sv->exits));
+        if ( !sv->exits )
+            return XA_E_NOMEM;
+        for ( i = 0; i < t->nr; i++ )
+        {
+            const struct exit_slot *e = &t->slots[i];
+            struct xa_sum_exit *se = &sv->exits[i];
+
+            se->code = e->code;
+            se->reason = exit_name(m, v->type, e->code, &se->reason_owned);
+            se->st = &e->st;
+            sv->exit_cycles += e->st.cycles;
+            sv->nr_exits++;
+            if ( !e->nr_subs )
+                continue;
+            se->subs = calloc(e->nr_subs, sizeof(*se->subs));
+            if ( !se->subs )
+                return XA_E_NOMEM;
+            for ( j = 0; j < e->nr_subs; j++ )
+            {
+                se->subs[j].key = sub_key(e->subs[j].kind, e->subs[j].val,
+                                          &se->subs[j].label);
+                if ( !se->subs[j].key )
+                    return XA_E_NOMEM;
+                se->subs[j].st = &e->subs[j].st;
+                se->nr_subs++;
+            }
+            qsort(se->subs, se->nr_subs, sizeof(*se->subs), cmp_sub);
+        }
+        qsort(sv->exits, sv->nr_exits, sizeof(*sv->exits), cmp_exit);
+    }
+    rc = build_counts(&v->hypercalls, true, &sv->hypercalls,
+                      &sv->nr_hypercalls);
+    if ( !rc )
+        rc = build_counts(&v->pv_events, false, &sv->pv_events,
+                          &sv->nr_pv_events);
+    return rc;
+}
+
+void model_summary_free(struct xa_summary *s)
+{
+    unsigned int i, j, k, l;
+
+    if ( !s )
+        return;
+    for ( i = 0; i < s->nr_domains; i++ )
+    {
+        struct xa_sum_domain *d = &s->domains[i];
+
+        for ( j = 0; j < d->nr_vcpus; j++ )
+        {
+            struct xa_sum_vcpu *v = &d->vcpus[j];
+
+            for ( k = 0; k < v->nr_exits; k++ )
+            {
+                for ( l = 0; l < v->exits[k].nr_subs; l++ )
+                    free(v->exits[k].subs[l].key);
+                free(v->exits[k].subs);
+                free(v->exits[k].reason_owned);
+            }
+            free(v->exits);
+            for ( k = 0; k < v->nr_hypercalls; k++ )
+                free(v->hypercalls[k].name);
+            free(v->hypercalls);
+            for ( k = 0; k < v->nr_pv_events; k++ )
+                free(v->pv_events[k].name);
+            free(v->pv_events);
+        }
+        free(d->vcpus);
+    }
+    free(s->domains);
+    free(s->pcpus);
+    free(s);
+}
+
+static void decide_arch(const struct xa_model *m, struct xa_summary *s)
+{
+    bool hvm = m->hvm_exits > 0, arm = m->arm_exits > 0 || m->clock_hz;
+
+    s->hvm_mode = NULL;
+    if ( hvm )
+    {
+        bool svm = m->fmt.hvm_mode == XA_HVM_SVM;
+
+        s->hvm_mode = svm ? "svm" : "vmx";
+        if ( m->opts.hvm_mode == XA_HVM_MODE_FORCE_SVM )
+            snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
+                     "SVM: --svm-mode given");
+        else if ( m->opts.hvm_mode == XA_HVM_MODE_FORCE_VMX )
+            snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
+                     "VMX: --vmx-mode given");
+        else if ( m->svm_record_seen )
+            snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
+                     "SVM: separate SVM exit records (Xen 4.19+) at offset "
+                     "0x%llx", (unsigned long long)m->svm_evidence_offset);
+        else if ( svm )
+            snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
+                     "SVM: exit code 0x%x (%s) is beyond VMX's exit reasons "
+                     "(first at offset 0x%llx)", m->svm_evidence_code,
+                     xa_svm_exit_name(m->svm_evidence_code)
+                     ? xa_svm_exit_name(m->svm_evidence_code) : "?",
+                     (unsigned long long)m->svm_evidence_offset);
+        else
+            snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
+                     "VMX: all %llu exit codes are VMX exit reasons",
+                     (unsigned long long)m->hvm_exits);
+    }
+    if ( hvm && arm )
+        s->arch = "mixed";
+    else if ( hvm )
+        s->arch = m->fmt.hvm_mode == XA_HVM_SVM ? "x86-svm" : "x86-vmx";
+    else if ( arm )
+        s->arch = "arm";
+    else if ( m->pv_records )
+        s->arch = "x86-pv";
+    else
+        s->arch = "unknown";
+}
+
+const struct xa_summary *xa_model_summary(struct xa_model *m,
+                                          const struct xa_summary_info *info)
+{
+    struct xa_summary *s;
+    unsigned int i, j, n;
+
+    model_summary_free(m->summary);
+    m->summary = s = calloc(1, sizeof(*s));
+    if ( !s )
+        return NULL;
+    s->records = info->records;
+    s->nr_pcpus = info->nr_pcpus;
+    s->diag = info->diag;
+    if ( info->cpu_hz )
+    {
+        s->cpu_hz = info->cpu_hz;
+        s->cpu_hz_source = "option";
+    }
+    else if ( m->clock_hz >= XA_HZ_MIN && m->clock_hz <= XA_HZ_MAX )
+    {
+        s->cpu_hz = m->clock_hz;
+        s->cpu_hz_source = "trace";
+    }
+    else
+    {
+        s->cpu_hz = XA_HZ_DEFAULT;
+        s->cpu_hz_source = "default";
+    }
+    s->first_tsc = m->first_tsc;
+    s->last_tsc = m->last_tsc;
+    decide_arch(m, s);
+
+    s->domains = calloc(m->nr_domains ? m->nr_domains : 1,
+                        sizeof(*s->domains));
+    if ( !s->domains )
+        goto fail;
+    for ( i = 0; i < DOM_HASH; i++ )
+    {
+        const struct domain *d;
+
+        for ( d = m->dom_hash[i]; d; d = d->hnext )
+        {
+            struct xa_sum_domain *sd;
+
+            if ( d->id == XA_DOM_DEFAULT )
+                continue;
+            sd = &s->domains[s->nr_domains++];
+            sd->id = d->id;
+            for ( j = 0; j < XA_DRS_NR; j++ )
+                sd->rs[j] = &d->rs[j];
+            memcpy(sd->grant_ops, d->grant_ops, sizeof(sd->grant_ops));
+            sd->pod_populate = d->pod_populate;
+            sd->pod_reclaim = d->pod_reclaim;
+            sd->pod_splinter = d->pod_splinter;
+            for ( n = 0, j = 0; j < d->nr_vcpus; j++ )
+                n += d->vcpus[j] != NULL;
+            sd->vcpus = calloc(n ? n : 1, sizeof(*sd->vcpus));
+            if ( !sd->vcpus )
+                goto fail;
+            for ( j = 0; j < d->nr_vcpus; j++ )
+                if ( d->vcpus[j] &&
+                     build_vcpu(m, d->vcpus[j], &sd->vcpus[sd->nr_vcpus++]) )
+                    goto fail;
+        }
+    }
+    qsort(s->domains, s->nr_domains, sizeof(*s->domains), cmp_domain);
+
+    for ( n = 0, i = 0; i < m->nr_pcpus; i++ )
+        n += m->pcpus[i].present;
+    s->pcpus = calloc(n ? n : 1, sizeof(*s->pcpus));
+    if ( !s->pcpus )
+        goto fail;
+    for ( i = 0; i < m->nr_pcpus; i++ )
+    {
+        const struct pcpu *p = &m->pcpus[i];
+        struct xa_sum_pcpu *sp;
+
+        if ( !p->present )
+            continue;
+        sp = &s->pcpus[s->nr_pcpus_arr++];
+        sp->id = i;
+        sp->running = &p->running;
+        sp->idle = &p->idle;
+        sp->lost = &p->lost;
+        sp->records = p->records;
+        memcpy(sp->volume, p->volume, sizeof(sp->volume));
+    }
+    return s;
+
+ fail:
+    model_summary_free(s);
+    m->summary = NULL;
+    return NULL;
+}

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * JSON summary, schema "xenalyze.summary/1" (docs/summary-json.md).
+ * Every number is an integer in cycles unless its name says otherwise.
+ */
+#include "report-private.h"
+
+static void key(struct xa_out *o, const char *k)
+{
+    xa_out_json_str(o, k);
+    xa_out_char(o, ':');
+}
+
+static void kv_u(struct xa_out *o, const char *k, uint64_t v, bool comma)
+{
+    key(o, k);
+    xa_out_u64(o, v);
+    if ( comma )
+        xa_out_char(o, ',');
+}
+
+static void stats_fields(struct xa_out *o, const struct xa_stat *st)
+{
+    unsigned int i;
+
+    kv_u(o, "count", st->count, true);
+    kv_u(o, "cycles", st->cycles, true);
+    kv_u(o, "min", st->min, true);
+    kv_u(o, "max", st->max, true);
+    kv_u(o, "mean", xa_stat_mean(st), true);
+    for ( i = 0; i < XA_STAT_NR_PCT; i++ )
+        kv_u(o, xa_stat_pct_names[i], xa_stat_pct(st, xa_stat_pcts[i]),
+             i + 1 < XA_STAT_NR_PCT);
+}
+
+static void stats_obj(struct xa_out *o, const struct xa_stat *st)
+{
+    xa_out_char(o, '{');
+    stats_fields(o, st);
+    xa_out_char(o, '}');
+}
+
+static void runstates(struct xa_out *o, const struct xa_stat *const *rs,
+                      unsigned int n, const char *(*name)(unsigned int))
+{
+    unsigned int i;
+    bool first = true;
+
+    key(o, "runstates");
+    xa_out_char(o, '{');
+    for ( i = 0; i < n; i++ )
+    {
+        if ( !rs[i]->count )
+            continue;
+        if ( !first )
+            xa_out_char(o, ',');
+        first = false;
+        key(o, name(i));
+        stats_obj(o, rs[i]);
+    }
+    xa_out_char(o, '}');
+}
+
+static const char *vcpu_rs_name(unsigned int i)
+{
+    return xa_rs_name((enum xa_rs)i);
+}
+
+static const char *dom_rs_name(unsigned int i)
+{
+    return xa_dom_rs_name((enum xa_dom_rs)i);
+}
+
+static void counts(struct xa_out *o, const char *k,
+                   const struct xa_sum_count *c, unsigned int n)
+{
+    unsigned int i;
+
+    key(o, k);
+    xa_out_char(o, '[');
+    for ( i = 0; i < n; i++ )
+    {
+        if ( i )
+            xa_out_char(o, ',');
+        xa_out_str(o, "{\"name\":");
+        xa_out_json_str(o, c[i].name);
+        xa_out_str(o, ",\"count\":");
+        xa_out_u64(o, c[i].count);
+        xa_out_char(o, '}');
+    }
+    xa_out_char(o, ']');
+}
+
+static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
+{
+    unsigned int i, j;
+
+    xa_out_char(o, '{');
+    kv_u(o, "id", v->id, true);
+    runstates(o, v->rs, XA_RS_NR, vcpu_rs_name);
+    xa_out_char(o, ',');
+    key(o, "exits");
+    xa_out_char(o, '[');
+    for ( i = 0; i < v->nr_exits; i++ )
+    {
+        const struct xa_sum_exit *e = &v->exits[i];
+
+        if ( i )
+            xa_out_char(o, ',');
+        xa_out_char(o, '{');
+        key(o, "reason");
+        xa_out_json_str(o, e->reason);
+        xa_out_char(o, ',');
+        kv_u(o, "code", e->code, true);
+        stats_fields(o, e->st);
+        xa_out_char(o, ',');
+        key(o, "sub");
+        xa_out_char(o, '[');
+        for ( j = 0; j < e->nr_subs; j++ )
+        {
+            if ( j )
+                xa_out_char(o, ',');
+            xa_out_char(o, '{');
+            key(o, "key");
+            xa_out_json_str(o, e->subs[j].key);
+            xa_out_char(o, ',');
+            if ( e->subs[j].label )
+            {
+                key(o, "name");
+                xa_out_json_str(o, e->subs[j].label);
+                xa_out_char(o, ',');
+            }
+            stats_fields(o, e->subs[j].st);
+            xa_out_char(o, '}');
+        }
+        xa_out_str(o, "]}");
+    }
+    xa_out_str(o, "],");
+    counts(o, "hypercalls", v->hypercalls, v->nr_hypercalls);
+    xa_out_char(o, ',');
+    counts(o, "pv_events", v->pv_events, v->nr_pv_events);
+    xa_out_char(o, '}');
+}
+
+static void render(const struct xa_summary *s,
+                   const struct xa_report_opts *opts, struct xa_out *o)
+{
+    unsigned int i, j;
+    bool first;
+
+    (void)opts;
+    xa_out_str(o, "{\"schema\":\"xenalyze.summary/1\",\"trace\":{");
+    kv_u(o, "records", s->records, true);
+    kv_u(o, "pcpus", s->nr_pcpus, true);
+    kv_u(o, "cpu_hz", s->cpu_hz, true);
+    key(o, "cpu_hz_source");
+    xa_out_json_str(o, s->cpu_hz_source);
+    xa_out_char(o, ',');
+    kv_u(o, "first_tsc", s->first_tsc, true);
+    kv_u(o, "last_tsc", s->last_tsc, true);
+    key(o, "arch");
+    xa_out_json_str(o, s->arch);
+    if ( s->hvm_mode )
+    {
+        xa_out_char(o, ',');
+        key(o, "hvm_mode");
+        xa_out_json_str(o, s->hvm_mode);
+        xa_out_char(o, ',');
+        key(o, "hvm_mode_reason");
+        xa_out_json_str(o, s->hvm_mode_reason);
+    }
+    xa_out_str(o, "},\n\"anomalies\":{");
+    first = true;
+    for ( i = 0; i < XA_DIAG_NR; i++ )
+    {
+        if ( !s->diag || !s->diag->e[i].count )
+            continue;
+        if ( !first )
+            xa_out_char(o, ',');
+        first = false;
+        kv_u(o, xa_diag_name((enum xa_diag_kind)i), s->diag->e[i].count,
+             false);
+    }
+    xa_out_str(o, "},\n\"diagnostics\":{");
+    if ( s->diag )
+    {
+        kv_u(o, "lost_records", s->diag->lost_records, true);
+        kv_u(o, "garbage_bytes", s->diag->garbage_bytes, false);
+    }
+    xa_out_str(o, "},\n\"pcpus\":[");
+    for ( i = 0; i < s->nr_pcpus_arr; i++ )
+    {
+        const struct xa_sum_pcpu *p = &s->pcpus[i];
+
+        if ( i )
+            xa_out_str(o, ",\n");
+        xa_out_char(o, '{');
+        kv_u(o, "id", p->id, true);
+        kv_u(o, "records", p->records, true);
+        key(o, "running");
+        stats_obj(o, p->running);
+        xa_out_char(o, ',');
+        key(o, "idle");
+        stats_obj(o, p->idle);
+        xa_out_char(o, ',');
+        key(o, "lost");
+        stats_obj(o, p->lost);
+        xa_out_str(o, ",\"volume_bytes\":{");
+        for ( j = 0; j < XA_NR_VOLUME; j++ )
+            kv_u(o, xa_volume_name(j), p->volume[j], j + 1 < XA_NR_VOLUME);
+        xa_out_str(o, "}}");
+    }
+    xa_out_str(o, "],\n\"domains\":[");
+    for ( i = 0; i < s->nr_domains; i++ )
+    {
+        const struct xa_sum_domain *d = &s->domains[i];
+
+        if ( i )
+            xa_out_str(o, ",\n");
+        xa_out_char(o, '{');
+        kv_u(o, "id", d->id, true);
+        runstates(o, d->rs, XA_DRS_NR, dom_rs_name);
+        xa_out_str(o, ",\"grant_ops\":{");
+        kv_u(o, "map", d->grant_ops[0], true);
+        kv_u(o, "unmap", d->grant_ops[1], true);
+        kv_u(o, "transfer", d->grant_ops[2], false);
+        xa_out_str(o, "},\"pod\":{");
+        kv_u(o, "populate", d->pod_populate, true);
+        kv_u(o, "zero_reclaim", d->pod_reclaim, true);
+        kv_u(o, "superpage_splinter", d->pod_splinter, false);
+        xa_out_str(o, "},\"vcpus\":[");
+        for ( j = 0; j < d->nr_vcpus; j++ )
+        {
+            if ( j )
+                xa_out_str(o, ",\n");
+            vcpu(o, &d->vcpus[j]);
+        }
+        xa_out_str(o, "]}");
+    }
+    xa_out_str(o, "]}\n");
+}
+
+const struct xa_report_ops xa_report_json = {
+    .name = "json",
+    .render = render,
+};

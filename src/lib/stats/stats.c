@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Log-linear histograms.  Group 0 holds values 0..63 exactly; group g >= 1
+ * holds [2^(g+5), 2^(g+6)) in 64 equal buckets.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <xenalyze/stats.h>
+
+const double xa_stat_pcts[XA_STAT_NR_PCT] = { 5, 50, 90, 95, 99, 99.9 };
+const char *const xa_stat_pct_names[XA_STAT_NR_PCT] = {
+    "p5", "p50", "p90", "p95", "p99", "p999",
+};
+
+void xa_stat_init(struct xa_stat *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+void xa_stat_dispose(struct xa_stat *s)
+{
+    unsigned int g;
+
+    for ( g = 0; g < XA_STAT_GROUPS; g++ )
+    {
+        free(s->groups[g]);
+        s->groups[g] = NULL;
+    }
+}
+
+static inline void bucket_of(uint64_t v, unsigned int *g, unsigned int *b)
+{
+    unsigned int e;
+
+    if ( v < XA_STAT_SUB )
+    {
+        *g = 0;
+        *b = (unsigned int)v;
+        return;
+    }
+    e = 63 - (unsigned int)__builtin_clzll(v);          /* >= 6 */
+    *g = e - XA_STAT_SUB_BITS + 1;
+    *b = (unsigned int)(v >> (e - XA_STAT_SUB_BITS)) & (XA_STAT_SUB - 1);
+}
+
+/* Lowest value and width of a bucket. */
+static inline void bucket_range(unsigned int g, unsigned int b, uint64_t *lo,
+                                uint64_t *width)
+{
+    unsigned int shift;
+
+    if ( g == 0 )
+    {
+        *lo = b;
+        *width = 1;
+        return;
+    }
+    shift = g - 1;
+    *lo = ((uint64_t)(XA_STAT_SUB + b)) << shift;
+    *width = (uint64_t)1 << shift;
+}
+
+int xa_stat_add(struct xa_stat *s, uint64_t cycles)
+{
+    unsigned int g, b;
+
+    if ( !s->count || cycles < s->min )
+        s->min = cycles;
+    if ( cycles > s->max )
+        s->max = cycles;
+    s->count++;
+    s->cycles += cycles;
+
+    bucket_of(cycles, &g, &b);
+    if ( !s->groups[g] )
+    {
+        s->groups[g] = calloc(XA_STAT_SUB, sizeof(uint32_t));
+        if ( !s->groups[g] )
+            return XA_E_NOMEM;
+    }
+    s->groups[g][b]++;
+    return XA_OK;
+}
+
+int xa_stat_merge(struct xa_stat *dst, const struct xa_stat *src)
+{
+    unsigned int g, b;
+
+    if ( !src->count )
+        return XA_OK;
+    if ( !dst->count || src->min < dst->min )
+        dst->min = src->min;
+    if ( src->max > dst->max )
+        dst->max = src->max;
+    dst->count += src->count;
+    dst->cycles += src->cycles;
+    for ( g = 0; g < XA_STAT_GROUPS; g++ )
+    {
+        if ( !src->groups[g] )
+            continue;
+        if ( !dst->groups[g] )
+        {
+            dst->groups[g] = calloc(XA_STAT_SUB, sizeof(uint32_t));
+            if ( !dst->groups[g] )
+                return XA_E_NOMEM;
+        }
+        for ( b = 0; b < XA_STAT_SUB; b++ )
+            dst->groups[g][b] += src->groups[g][b];
+    }
+    return XA_OK;
+}
+
+uint64_t xa_stat_pct(const struct xa_stat *s, double p)
+{
+    uint64_t rank, seen = 0;
+    unsigned int g, b;
+
+    if ( !s->count )
+        return 0;
+    rank = (uint64_t)(p / 100.0 * (double)s->count + 0.999999999);
+    if ( rank < 1 )
+        rank = 1;
+    if ( rank > s->count )
+        rank = s->count;
+
+    for ( g = 0; g < XA_STAT_GROUPS; g++ )
+    {
+        if ( !s->groups[g] )
+            continue;
+        for ( b = 0; b < XA_STAT_SUB; b++ )
+        {
+            seen += s->groups[g][b];
+            if ( seen >= rank )
+            {
+                uint64_t lo, width, v;
+
+                bucket_range(g, b, &lo, &width);
+                v = lo + width / 2;
+                if ( v < s->min )
+                    v = s->min;
+                if ( v > s->max )
+                    v = s->max;
+                return v;
+            }
+        }
+    }
+    return s->max;
+}
