@@ -1,0 +1,790 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The host simulator: a discrete-event loop over physical CPUs.
+ *
+ * Every step happens on one pCPU at one TSC and writes records with that
+ * TSC only (TSC-less handler records follow their exit).  Steps run in
+ * (tsc, cpu, creation) order, and a step never creates work for another
+ * pCPU at its own TSC, so the order records are written in is the order
+ * the analyzer's merge returns them: the truth model sees what the
+ * analyzer will see.  A lost-records record is written at the TSC where
+ * the loss begins (its first_tsc, where the merge puts it), carries the
+ * later TSC at which tracing resumed, and its pCPU stays silent between
+ * the two.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <xenalyze/trace.h>
+
+#include "synth.h"
+
+enum act {
+    ACT_NONE, ACT_START, ACT_EXIT, ACT_ENTRY, ACT_PREEMPT, ACT_BLOCK,
+    ACT_SCHED, ACT_PV, ACT_LOST_RESUME,
+};
+
+struct svcpu {
+    const struct dom_spec *d;
+    unsigned int dom, id;
+    enum rs state;
+    int last_pcpu;
+    bool exit_open;             /* an exit without its entry yet */
+};
+
+struct spcpu {
+    struct svcpu *cur;          /* NULL: the idle vCPU runs */
+    enum act act;
+    uint32_t gen;
+    uint64_t slice_end;
+    uint64_t gap_end;           /* silent until then (lost records) */
+    bool kicked;
+    bool idle_running;
+};
+
+enum ev_kind { EVK_CPU, EVK_WAKE };
+
+struct ev {
+    uint64_t tsc;
+    uint32_t cpu;
+    uint32_t seq;
+    enum ev_kind kind;
+    uint32_t arg;               /* CPU: generation; wake: vCPU index */
+};
+
+struct sim {
+    const struct scenario *sc;
+    struct xa_writer *w;
+    struct truth *t;
+    struct rng rng;
+    int err;
+
+    struct svcpu *vcpus;
+    unsigned int nr_vcpus;
+    struct spcpu *pcpus;
+
+    struct ev *heap;
+    unsigned int nr_heap, cap_heap;
+    uint32_t seq;
+
+    struct svcpu **rq;          /* FIFO run queue, nr_vcpus slots */
+    unsigned int rq_head, rq_len;
+
+    unsigned int lost_done;
+    unsigned int blocked_in_exit;   /* non-running vCPUs with an exit */
+    unsigned int kick_rot;
+    uint64_t end_tsc;
+    bool arm;                   /* Arm host: CLOCK records at start */
+};
+
+/* Records. */
+
+static inline void emit(struct sim *s, unsigned int cpu, uint32_t event,
+                        bool has_tsc, uint64_t tsc, const uint32_t *x,
+                        unsigned int n)
+{
+    int rc = xa_writer_record(s->w, cpu, event, has_tsc, tsc, x, n);
+
+    if ( rc )
+        s->err = rc;
+    truth_record(s->t, cpu, event, tsc, x, n);
+}
+
+static void emit_rs(struct sim *s, unsigned int cpu, uint64_t tsc,
+                    unsigned int dom, unsigned int id, enum rs old,
+                    enum rs new)
+{
+    uint32_t x = dom << 16 | id;
+
+    emit(s, cpu, EV_RUNSTATE | (uint32_t)old << 8 | (uint32_t)new << 4,
+         true, tsc, &x, 1);
+}
+
+/* The event heap, ordered on (tsc, cpu, seq). */
+
+static inline bool ev_less(const struct ev *a, const struct ev *b)
+{
+    if ( a->tsc != b->tsc )
+        return a->tsc < b->tsc;
+    if ( a->cpu != b->cpu )
+        return a->cpu < b->cpu;
+    return a->seq < b->seq;
+}
+
+static void push(struct sim *s, uint64_t tsc, unsigned int cpu,
+                 enum ev_kind kind, uint32_t arg)
+{
+    struct ev e = { tsc, cpu, s->seq++, kind, arg };
+    unsigned int i;
+
+    if ( s->nr_heap == s->cap_heap )
+    {
+        s->cap_heap = s->cap_heap ? 2 * s->cap_heap : 256;
+        s->heap = realloc(s->heap, s->cap_heap * sizeof(e));
+        if ( !s->heap )
+            abort();
+    }
+    for ( i = s->nr_heap++; i > 0; )
+    {
+        unsigned int parent = (i - 1) / 2;
+
+        if ( !ev_less(&e, &s->heap[parent]) )
+            break;
+        s->heap[i] = s->heap[parent];
+        i = parent;
+    }
+    s->heap[i] = e;
+}
+
+static struct ev pop(struct sim *s)
+{
+    struct ev top = s->heap[0], last = s->heap[--s->nr_heap];
+    unsigned int i = 0, n = s->nr_heap;
+
+    for ( ;; )
+    {
+        unsigned int c = 2 * i + 1;
+
+        if ( c >= n )
+            break;
+        if ( c + 1 < n && ev_less(&s->heap[c + 1], &s->heap[c]) )
+            c++;
+        if ( !ev_less(&s->heap[c], &last) )
+            break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if ( n )
+        s->heap[i] = last;
+    return top;
+}
+
+static void set_act(struct sim *s, unsigned int cpu, enum act a,
+                    uint64_t tsc)
+{
+    struct spcpu *p = &s->pcpus[cpu];
+
+    p->act = a;
+    p->gen++;
+    if ( a != ACT_NONE )
+        push(s, tsc, cpu, EVK_CPU, p->gen);
+}
+
+/* Run queue. */
+
+static void rq_push(struct sim *s, struct svcpu *v)
+{
+    s->rq[(s->rq_head + s->rq_len++) % s->nr_vcpus] = v;
+}
+
+static struct svcpu *rq_pop(struct sim *s)
+{
+    struct svcpu *v;
+
+    if ( !s->rq_len )
+        return NULL;
+    v = s->rq[s->rq_head];
+    s->rq_head = (s->rq_head + 1) % s->nr_vcpus;
+    s->rq_len--;
+    return v;
+}
+
+static inline uint64_t ctx_cost(struct sim *s)
+{
+    uint64_t c = s->sc->ctx_switch;
+
+    return 1 + c / 2 + rng_below(&s->rng, c + 1);
+}
+
+/* Puts the next runnable vCPU (or the idle vCPU) on cpu at tsc. */
+static void switch_next(struct sim *s, unsigned int cpu, uint64_t tsc)
+{
+    struct spcpu *p = &s->pcpus[cpu];
+    struct svcpu *v = rq_pop(s);
+
+    if ( !v )
+    {
+        if ( !p->idle_running )
+            emit_rs(s, cpu, tsc, IDLE_DOMID, cpu, RS_RUNNABLE, RS_RUNNING);
+        p->idle_running = true;
+        p->cur = NULL;
+        set_act(s, cpu, ACT_NONE, 0);
+        return;
+    }
+    if ( p->idle_running )
+        emit_rs(s, cpu, tsc, IDLE_DOMID, cpu, RS_RUNNING, RS_RUNNABLE);
+    p->idle_running = false;
+    emit_rs(s, cpu, tsc, v->dom, v->id, RS_RUNNABLE, RS_RUNNING);
+    v->state = RS_RUNNING;
+    v->last_pcpu = (int)cpu;
+    p->cur = v;
+    p->slice_end = tsc + s->sc->slice;
+    if ( v->d->kind == DK_PV )
+        set_act(s, cpu, ACT_PV, tsc + ctx_cost(s));
+    else
+        set_act(s, cpu, ACT_ENTRY, tsc + ctx_cost(s));
+}
+
+/* Wakes v on cpu at tsc: the record, the run queue, an idle pCPU kick. */
+static void wake(struct sim *s, struct svcpu *v, unsigned int cpu,
+                 uint64_t tsc)
+{
+    unsigned int i, n = s->sc->pcpus, target = n;
+
+    emit_rs(s, cpu, tsc, v->dom, v->id, v->state, RS_RUNNABLE);
+    if ( v->exit_open )
+    {
+        /* The wake closes the exit (a HLT or WFI that blocked). */
+        v->exit_open = false;
+        s->blocked_in_exit--;
+    }
+    v->state = RS_RUNNABLE;
+    rq_push(s, v);
+
+    if ( v->last_pcpu >= 0 && !s->pcpus[v->last_pcpu].cur &&
+         !s->pcpus[v->last_pcpu].kicked &&
+         s->pcpus[v->last_pcpu].idle_running )
+        target = (unsigned int)v->last_pcpu;
+    for ( i = 0; i < n && target == n; i++ )
+    {
+        unsigned int c = (s->kick_rot + i) % n;
+
+        if ( !s->pcpus[c].cur && !s->pcpus[c].kicked &&
+             s->pcpus[c].idle_running )
+            target = c;
+    }
+    s->kick_rot++;
+    if ( target < n )
+    {
+        s->pcpus[target].kicked = true;
+        /* Never at this TSC: the merge would put it before this step. */
+        set_act(s, target, ACT_SCHED, tsc + 1);
+    }
+}
+
+/* Payload tables: what real guests touch. */
+static const uint16_t io_ports[] = { 0x70, 0x71, 0x61, 0x3f8, 0x3fd, 0xcf8,
+                                     0xcfc, 0x1f7 };
+static const uint32_t msrs[] = { 0x6e0, 0x1b, 0xc0000080, 0x10, 0x830,
+                                 0x48, 0xc0000100 };
+static const uint32_t cpuid_leaves[] = { 0, 1, 7, 0xb, 0xd, 0x40000000,
+                                         0x40000001, 0x80000001 };
+static const uint8_t vectors[] = { 0xef, 0xfb, 0x30, 0xd1, 0xf3 };
+static const uint64_t mmio_x86[] = { 0xfee000b0, 0xfee00300, 0xfec00000,
+                                     0xfed000f0, 0xf0000010,
+                                     0x3ffe00001000ull };
+static const uint64_t mmio_arm[] = { 0x09000000, 0x09000018, 0x08010000,
+                                     0x0a003e00, 0x4010000000ull };
+static const uint32_t smc_fids[] = { 0x84000000, 0xc4000003, 0x84000002,
+                                     0x80000000, 0xc4000001 };
+/* Op0 << 20 | Op2 << 17 | Op1 << 14 | CRn << 10 | CRm << 1 */
+static const uint32_t sysregs[] = {
+    3u << 20 | 5u << 17 | 0u << 14 | 12u << 10 | 11u << 1, /* ICC_SGI1R */
+    3u << 20 | 1u << 17 | 3u << 14 | 14u << 10 | 2u << 1,  /* CNTP_CTL */
+    3u << 20 | 0u << 17 | 3u << 14 | 14u << 10 | 2u << 1,  /* CNTP_TVAL */
+    3u << 20 | 1u << 17 | 0u << 14 | 0u << 10 | 3u << 1,   /* ID_AA64MMFR */
+    3u << 20 | 0u << 17 | 0u << 14 | 3u << 10 | 1u << 1,   /* ACTLR-ish */
+};
+static const uint32_t arm_irqs[] = { 27, 26, 33, 25, 48 };
+
+#define PICK(s, arr) ((arr)[rng_below(&(s)->rng, sizeof(arr) / sizeof((arr)[0]))])
+
+static const uint32_t vmx_codes[XK_NR] = {
+    [XK_INTR] = 1, [XK_CPUID] = 10, [XK_HLT] = 12, [XK_HYPERCALL] = 18,
+    [XK_CR] = 28, [XK_IO] = 30, [XK_MSR_READ] = 31, [XK_MSR_WRITE] = 32,
+    [XK_MMIO] = 48,
+};
+static const uint32_t svm_codes[XK_NR] = {
+    [XK_INTR] = 0x60, [XK_RDTSC] = 0x6e, [XK_CPUID] = 0x72, [XK_HLT] = 0x78,
+    [XK_IO] = 0x7b, [XK_MSR_READ] = 0x7c, [XK_MSR_WRITE] = 0x7c,
+    [XK_HYPERCALL] = 0x81, [XK_MMIO] = 0x400,
+};
+
+static unsigned int pick_hcall(struct sim *s, const struct dom_spec *d)
+{
+    return d->hcalls[d->hcall_pick[rng_below(&s->rng, PICK_TAB)]].nr;
+}
+
+/* Writes an x86 HVM exit and its handler records (xen/arch/x86/hvm). */
+static void emit_x86_exit(struct sim *s, unsigned int cpu, uint64_t tsc,
+                          const struct svcpu *v, enum exit_kind k)
+{
+    bool svm = v->d->kind == DK_SVM;
+    uint64_t rip = 0xffffffff81000000ull + (rng_next(&s->rng) & 0xfffff0);
+    uint32_t x[6];
+    uint64_t a;
+
+    x[0] = svm ? svm_codes[k] : vmx_codes[k];
+    x[1] = (uint32_t)rip;
+    x[2] = (uint32_t)(rip >> 32);
+    emit(s, cpu, EV_VMEXIT64, true, tsc, x, 3);
+    switch ( k )
+    {
+    case XK_INTR:
+        x[0] = PICK(s, vectors);
+        /* SVM's INTR record has no vector (svm.c HVMTRACE_0D(INTR)). */
+        emit(s, cpu, EV_HVM_INTR, false, tsc, x, svm ? 0 : 1);
+        break;
+    case XK_CPUID:
+        x[0] = PICK(s, cpuid_leaves);
+        x[1] = 0;
+        x[2] = (uint32_t)rng_next(&s->rng);
+        x[3] = 0x756e6547;
+        x[4] = 0x6c65746e;
+        x[5] = 0x49656e69;
+        emit(s, cpu, EV_HVM_CPUID, false, tsc, x, 6);
+        break;
+    case XK_HLT:
+        x[0] = 0;
+        emit(s, cpu, EV_HVM_HLT, false, tsc, x, 1);
+        break;
+    case XK_HYPERCALL:
+        x[0] = pick_hcall(s, v->d);
+        emit(s, cpu, EV_HVM_VMMCALL, false, tsc, x, 1);
+        break;
+    case XK_IO:
+        x[0] = PICK(s, io_ports);
+        x[1] = (uint32_t)rng_next(&s->rng) & 0xff;
+        emit(s, cpu, rng_next(&s->rng) & 1 ? EV_HVM_IOPORT_WRITE
+                                           : EV_HVM_IOPORT_READ,
+             false, tsc, x, 2);
+        break;
+    case XK_MSR_READ:
+    case XK_MSR_WRITE:
+        x[0] = PICK(s, msrs);
+        x[1] = (uint32_t)rng_next(&s->rng);
+        x[2] = 0;
+        emit(s, cpu, k == XK_MSR_READ ? EV_HVM_MSR_READ : EV_HVM_MSR_WRITE,
+             false, tsc, x, 3);
+        break;
+    case XK_MMIO:
+    {
+        bool write = rng_next(&s->rng) & 1;
+        uint32_t ev = write ? EV_HVM_IOMEM_WRITE : EV_HVM_IOMEM_READ;
+
+        a = PICK(s, mmio_x86);
+        /* vmx.c / svm.c: gpa, mfn, qualification, p2m type. */
+        x[0] = (uint32_t)a;
+        x[1] = (uint32_t)(a >> 32);
+        x[2] = ~0u;
+        x[3] = ~0u;
+        x[4] = write ? 0x182 : 0x181;
+        x[5] = 5;               /* p2m_mmio_dm */
+        emit(s, cpu, EV_HVM_NPF, false, tsc, x, 6);
+        /* emulate.c hvmtrace_io_assist(): 64-bit addresses set 0x100. */
+        x[1] = (uint32_t)(a >> 32);
+        x[2] = (uint32_t)rng_next(&s->rng);
+        if ( a >> 32 )
+        {
+            x[3] = 0;
+            emit(s, cpu, ev | EV_HVM_64, false, tsc, x, 4);
+        }
+        else
+        {
+            x[1] = x[2];
+            emit(s, cpu, ev, false, tsc, x, 2);
+        }
+        break;
+    }
+    case XK_CR:
+        x[0] = 4;
+        x[1] = 0x3506f0;
+        x[2] = 0;
+        emit(s, cpu, EV_HVM_CR_WRITE64, false, tsc, x, 3);
+        break;
+    case XK_RDTSC:
+        x[0] = (uint32_t)tsc;
+        x[1] = (uint32_t)(tsc >> 32);
+        emit(s, cpu, EV_HVM_RDTSC, false, tsc, x, 2);
+        break;
+    case XK_SMC:
+    case XK_SYSREG:
+    case XK_WFE:
+    case XK_NR:
+    default:
+        break;
+    }
+}
+
+/* Writes an Arm exit and its detail records (docs/arm-trace-events.md). */
+static void emit_arm_exit(struct sim *s, unsigned int cpu, uint64_t tsc,
+                          const struct svcpu *v, enum exit_kind k)
+{
+    uint64_t pc = 0xffff800010000000ull + (rng_next(&s->rng) & 0xfffffc);
+    uint32_t x[5], d[3];
+    uint32_t esr = 0, kind = 0, rt = (uint32_t)rng_below(&s->rng, 31);
+    uint32_t ev = 0, nd = 0;
+    uint64_t a;
+
+    switch ( k )
+    {
+    case XK_INTR:
+        kind = 1;
+        d[0] = PICK(s, arm_irqs);
+        ev = EV_ARM_IRQ;
+        nd = 1;
+        break;
+    case XK_HLT:
+    case XK_WFE:
+        d[0] = k == XK_WFE;
+        esr = 0x01u << 26 | 1u << 25 | d[0];
+        ev = EV_ARM_WFX;
+        nd = 1;
+        break;
+    case XK_HYPERCALL:
+        esr = 0x16u << 26 | 1u << 25 | 0xea1;
+        d[0] = pick_hcall(s, v->d);
+        d[1] = (uint32_t)rng_below(&s->rng, 16);
+        d[2] = 0;
+        ev = EV_ARM_HVC;
+        nd = 3;
+        break;
+    case XK_SMC:
+        esr = 0x17u << 26 | 1u << 25;
+        d[0] = PICK(s, smc_fids);
+        d[1] = (uint32_t)rng_next(&s->rng) & 0xffff;
+        d[2] = 0;
+        ev = EV_ARM_SMC;
+        nd = 3;
+        break;
+    case XK_SYSREG:
+    {
+        uint32_t read = rng_next(&s->rng) & 1;
+
+        d[0] = PICK(s, sysregs);
+        d[1] = read | rt << 8;
+        esr = 0x18u << 26 | 1u << 25 | d[0] | rt << 5 | read;
+        ev = EV_ARM_SYSREG;
+        nd = 2;
+        break;
+    }
+    case XK_MMIO:
+    {
+        uint32_t write = rng_next(&s->rng) & 1, sas = 2;
+
+        a = PICK(s, mmio_arm);
+        d[0] = (uint32_t)a;
+        d[1] = (uint32_t)(a >> 32);
+        d[2] = sas | write << 2 | rt << 8;
+        esr = 0x24u << 26 | 1u << 25 | 1u << 24 | sas << 22 | rt << 16 |
+              write << 6;
+        ev = EV_ARM_DABT;
+        nd = 3;
+        break;
+    }
+    case XK_CPUID:
+    case XK_IO:
+    case XK_MSR_READ:
+    case XK_MSR_WRITE:
+    case XK_CR:
+    case XK_RDTSC:
+    case XK_NR:
+    default:
+        break;
+    }
+    x[0] = esr;
+    x[1] = 0;
+    x[2] = (uint32_t)pc;
+    x[3] = (uint32_t)(pc >> 32);
+    x[4] = kind;
+    emit(s, cpu, EV_ARM_EXIT, true, tsc, x, 5);
+    if ( nd )
+        emit(s, cpu, ev, false, tsc, d, nd);
+    if ( ev == EV_ARM_IRQ && d[0] == 25 )
+    {
+        d[0] = 0x3;
+        emit(s, cpu, EV_ARM_VGIC_MAINT, false, tsc, d, 1);
+    }
+}
+
+/* At a slice end: preempt if someone waits, else continue_running. */
+static bool slice_check(struct sim *s, unsigned int cpu, uint64_t tsc)
+{
+    struct spcpu *p = &s->pcpus[cpu];
+    uint32_t x;
+
+    if ( tsc < p->slice_end )
+        return false;
+    if ( s->rq_len )
+        return true;
+    x = p->cur->dom << 16 | p->cur->id;
+    emit(s, cpu, EV_CONTINUE, true, tsc, &x, 1);
+    p->slice_end = tsc + s->sc->slice;
+    return false;
+}
+
+static void do_exit(struct sim *s, unsigned int cpu, uint64_t tsc)
+{
+    struct svcpu *v = s->pcpus[cpu].cur;
+    const struct dom_spec *d = v->d;
+    const struct exit_spec *e = &d->exits[d->exit_pick[rng_below(&s->rng,
+                                                                 PICK_TAB)]];
+    uint64_t dur = dist_sample(&e->dur, &s->rng);
+
+    if ( d->kind == DK_ARM )
+        emit_arm_exit(s, cpu, tsc, v, e->kind);
+    else
+        emit_x86_exit(s, cpu, tsc, v, e->kind);
+    v->exit_open = true;
+    if ( e->kind == XK_HLT )
+        set_act(s, cpu, ACT_BLOCK, tsc + dur);
+    else if ( slice_check(s, cpu, tsc) )
+        set_act(s, cpu, ACT_PREEMPT, tsc + dur);
+    else
+        set_act(s, cpu, ACT_ENTRY, tsc + dur);
+}
+
+static void do_entry(struct sim *s, unsigned int cpu, uint64_t tsc)
+{
+    struct svcpu *v = s->pcpus[cpu].cur;
+
+    emit(s, cpu, v->d->kind == DK_ARM ? EV_ARM_ENTRY : EV_VMENTRY, true, tsc,
+         NULL, 0);
+    v->exit_open = false;
+    set_act(s, cpu, ACT_EXIT, tsc + dist_sample(&v->d->run, &s->rng));
+}
+
+/* A PV hypercall record (xen/common/trace.c __trace_hypercall()). */
+static void do_pv(struct sim *s, unsigned int cpu, uint64_t tsc)
+{
+    struct svcpu *v = s->pcpus[cpu].cur;
+    unsigned int nr = pick_hcall(s, v->d), n = 1;
+    uint32_t x[6];
+
+#define ARG32(i, val) do { x[0] |= 1u << (20 + 2 * (i)); x[n++] = (val); } while ( 0 )
+    x[0] = nr;
+    switch ( nr )
+    {
+    case 1:     /* mmu_update: count */
+    case 13:    /* multicall: count */
+    case 26:    /* mmuext_op: count */
+        ARG32(1, 1 + (uint32_t)rng_below(&s->rng, 32));
+        break;
+    case 20:    /* grant_table_op: cmd, count */
+        ARG32(0, (uint32_t)rng_below(&s->rng, 4));
+        ARG32(2, 1 + (uint32_t)rng_below(&s->rng, 8));
+        break;
+    case 24:    /* vcpu_op: cmd, vcpuid */
+        ARG32(0, (uint32_t)rng_below(&s->rng, 12));
+        ARG32(1, v->id);
+        break;
+    case 29:    /* sched_op: cmd (SCHEDOP_block) */
+        ARG32(0, 1);
+        break;
+    default:
+        break;
+    }
+#undef ARG32
+    emit(s, cpu, EV_PV_HYPERCALL_V2, true, tsc, x, n);
+    if ( nr == 29 )
+        set_act(s, cpu, ACT_BLOCK, tsc + ctx_cost(s));
+    else if ( slice_check(s, cpu, tsc) )
+        set_act(s, cpu, ACT_PREEMPT, tsc + ctx_cost(s));
+    else
+        set_act(s, cpu, ACT_PV, tsc + dist_sample(&v->d->run, &s->rng));
+}
+
+static void do_preempt(struct sim *s, unsigned int cpu, uint64_t tsc)
+{
+    struct svcpu *v = s->pcpus[cpu].cur;
+
+    /* An exit still open is closed by this change to runnable. */
+    emit_rs(s, cpu, tsc, v->dom, v->id, RS_RUNNING, RS_RUNNABLE);
+    v->exit_open = false;
+    v->state = RS_RUNNABLE;
+    rq_push(s, v);
+    switch_next(s, cpu, tsc);
+}
+
+static void do_block(struct sim *s, unsigned int cpu, uint64_t tsc)
+{
+    struct svcpu *v = s->pcpus[cpu].cur;
+    enum rs ns = RS_BLOCKED;
+
+    if ( v->d->offline > 0 &&
+         rng_below(&s->rng, 1000000) < (uint64_t)(v->d->offline * 1e6) )
+        ns = RS_OFFLINE;
+    emit_rs(s, cpu, tsc, v->dom, v->id, RS_RUNNING, ns);
+    v->state = ns;
+    if ( v->exit_open )
+        s->blocked_in_exit++;
+    /* The wake comes from any pCPU (an interrupt, an event channel). */
+    push(s, tsc + dist_sample(&v->d->sleep, &s->rng),
+         (unsigned int)rng_below(&s->rng, s->sc->pcpus), EVK_WAKE,
+         (uint32_t)(v - s->vcpus));
+    switch_next(s, cpu, tsc);
+}
+
+static bool lost_due(const struct sim *s, uint64_t tsc)
+{
+    const struct scenario *sc = s->sc;
+    uint64_t k = s->lost_done + 1;
+
+    if ( s->lost_done >= sc->lost )
+        return false;
+    if ( sc->records )
+        return xa_writer_stats(s->w)->records >=
+               k * sc->records / (sc->lost + 1);
+    return tsc - sc->start_tsc >= k * sc->duration / (sc->lost + 1) &&
+           tsc + 2 * sc->lost_gap < s->end_tsc;
+}
+
+/*
+ * Lost records on cpu from tsc: only when no vCPU is in the lost state
+ * and no descheduled vCPU has an exit open, where the rules are plain.
+ */
+static bool try_lost(struct sim *s, unsigned int cpu, uint64_t tsc)
+{
+    struct spcpu *p = &s->pcpus[cpu];
+    struct svcpu *v = p->cur;
+    uint64_t gap, resume;
+    uint32_t x[4], count;
+
+    if ( !v || !lost_due(s, tsc) || truth_nr_lost(s->t) ||
+         s->blocked_in_exit )
+        return false;
+    gap = s->sc->lost_gap / 2 + rng_below(&s->rng, s->sc->lost_gap + 1);
+    resume = tsc + (gap ? gap : 1);
+    count = 1 + (uint32_t)rng_below(&s->rng, 20000);
+    if ( (s->err = xa_writer_lost(s->w, cpu, resume, count, (uint16_t)v->dom,
+                                  (uint16_t)v->id, tsc)) )
+        return true;
+    x[0] = count;
+    x[1] = v->id << 16 | v->dom;
+    x[2] = (uint32_t)tsc;
+    x[3] = (uint32_t)(tsc >> 32);
+    truth_record(s->t, cpu, EV_LOST, resume, x, 4);
+    v->exit_open = false;
+    p->gap_end = resume;
+    s->lost_done++;
+    set_act(s, cpu, ACT_LOST_RESUME, resume);
+    return true;
+}
+
+static void do_cpu(struct sim *s, unsigned int cpu, uint64_t tsc)
+{
+    struct spcpu *p = &s->pcpus[cpu];
+
+    switch ( p->act )
+    {
+    case ACT_START:
+        if ( s->arm )
+        {
+            uint32_t x[2] = { (uint32_t)s->sc->hz,
+                              (uint32_t)(s->sc->hz >> 32) };
+
+            emit(s, cpu, EV_ARM_CLOCK, true, tsc, x, 2);
+        }
+        switch_next(s, cpu, tsc);
+        break;
+    case ACT_EXIT:
+        if ( !try_lost(s, cpu, tsc) )
+            do_exit(s, cpu, tsc);
+        break;
+    case ACT_ENTRY:
+        if ( !try_lost(s, cpu, tsc) )
+            do_entry(s, cpu, tsc);
+        break;
+    case ACT_PV:
+        if ( !try_lost(s, cpu, tsc) )
+            do_pv(s, cpu, tsc);
+        break;
+    case ACT_PREEMPT:
+    case ACT_LOST_RESUME:
+        do_preempt(s, cpu, tsc);
+        break;
+    case ACT_BLOCK:
+        do_block(s, cpu, tsc);
+        break;
+    case ACT_SCHED:
+        p->kicked = false;
+        if ( s->rq_len )
+            switch_next(s, cpu, tsc);
+        else
+            set_act(s, cpu, ACT_NONE, 0);
+        break;
+    case ACT_NONE:
+    default:
+        break;
+    }
+}
+
+const char *sim_arch(const struct scenario *sc)
+{
+    static const char *const names[DK_NR] = {
+        [DK_VMX] = "x86-vmx", [DK_SVM] = "x86-svm", [DK_PV] = "x86-pv",
+        [DK_ARM] = "arm",
+    };
+    unsigned int i, kinds = 0;
+
+    for ( i = 0; i < sc->nr_doms; i++ )
+        kinds |= 1u << sc->doms[i].kind;
+    for ( i = 0; i < DK_NR; i++ )
+        if ( kinds == 1u << i )
+            return names[i];
+    return "mixed";
+}
+
+int sim_run(const struct scenario *sc, struct xa_writer *w, struct truth *t)
+{
+    struct sim s = { .sc = sc, .w = w, .t = t };
+    unsigned int i, j, n = 0;
+    int rc;
+
+    rng_seed(&s.rng, sc->seed);
+    for ( i = 0; i < sc->nr_doms; i++ )
+        n += sc->doms[i].nr_vcpus;
+    s.nr_vcpus = n;
+    s.vcpus = calloc(n, sizeof(*s.vcpus));
+    s.rq = calloc(n, sizeof(*s.rq));
+    s.pcpus = calloc(sc->pcpus, sizeof(*s.pcpus));
+    if ( !s.vcpus || !s.rq || !s.pcpus )
+    {
+        rc = XA_E_NOMEM;
+        goto out;
+    }
+    s.end_tsc = sc->records ? UINT64_MAX : sc->start_tsc + sc->duration;
+    for ( i = n = 0; i < sc->nr_doms; i++ )
+        for ( j = 0; j < sc->doms[i].nr_vcpus; j++, n++ )
+        {
+            struct svcpu *v = &s.vcpus[n];
+
+            v->d = &sc->doms[i];
+            s.arm |= sc->doms[i].kind == DK_ARM;
+            v->dom = sc->doms[i].id;
+            v->id = j;
+            v->state = RS_RUNNABLE;
+            v->last_pcpu = -1;
+            rq_push(&s, v);
+        }
+    for ( i = 0; i < sc->pcpus; i++ )
+        set_act(&s, i, ACT_START, sc->start_tsc + i);
+
+    while ( s.nr_heap && !s.err )
+    {
+        struct ev e;
+
+        if ( sc->records ? xa_writer_stats(w)->records >= sc->records
+                         : s.heap[0].tsc > s.end_tsc )
+            break;
+        e = pop(&s);
+        if ( e.kind == EVK_WAKE )
+        {
+            struct svcpu *v = &s.vcpus[e.arg];
+
+            if ( e.tsc < s.pcpus[e.cpu].gap_end )
+                push(&s, s.pcpus[e.cpu].gap_end, e.cpu, EVK_WAKE, e.arg);
+            else
+                wake(&s, v, e.cpu, e.tsc);
+        }
+        else if ( e.arg == s.pcpus[e.cpu].gen )
+            do_cpu(&s, e.cpu, e.tsc);
+    }
+    rc = s.err;
+ out:
+    free(s.vcpus);
+    free(s.rq);
+    free(s.pcpus);
+    free(s.heap);
+    return rc;
+}
