@@ -26,7 +26,7 @@ static const char *const out_names[OUT_NR] = {
 enum sub_kind {
     SK_NONE, SK_IO_R, SK_IO_W, SK_MSR_R, SK_MSR_W, SK_HCALL, SK_VECTOR,
     SK_CPUID, SK_MMIO_R, SK_MMIO_W, SK_SMC, SK_SYSREG_R, SK_SYSREG_W,
-    SK_IRQ, SK_WFI, SK_WFE,
+    SK_IRQ, SK_WFI, SK_WFE, SK_CR_W,
 };
 
 struct st {
@@ -432,6 +432,10 @@ void truth_record(struct truth *t, unsigned int cpu, uint32_t event,
         if ( nr >= 1 )
             set_sub(p, SK_CPUID, x[0]);
         break;
+    case EV_HVM_CR_WRITE64:
+        if ( nr >= 1 )
+            set_sub(p, SK_CR_W, x[0]);
+        break;
     case EV_HVM_INTR:
         if ( nr >= 1 )
             set_sub(p, SK_VECTOR, x[0] & 0xff);
@@ -575,6 +579,9 @@ static void sub_key(char *buf, size_t len, const struct sub *s)
         break;
     case SK_WFE:
         snprintf(buf, len, "wfe");
+        break;
+    case SK_CR_W:
+        snprintf(buf, len, "cr%llu:w", v);
         break;
     case SK_NONE:
     default:
