@@ -11,7 +11,8 @@ follows the header) and then the extra words.
 Reports: records per event id and per CPU, TSC span per CPU, VM exits per exit
 code for each domain (the running vCPU of each physical CPU is tracked from
 runstate-change records 0x21001|old<<8|new<<4, word 0 = domain<<16|vcpu, new
-state 0 = running), exits split by guest RIP (user space of the static lab
+state 0 = running; records of a physical CPU before its first such record are
+held back until a change from or to running names the vCPU), exits split by guest RIP (user space of the static lab
 workloads vs kernel), the markers that lab/x86/src/exits.c and hcall.c leave
 (CPUID leaves and VMMCALL eax 0x5eedLLLL, LLLL = loop index), PV hypercalls
 per op and PV page faults by RIP.
@@ -115,20 +116,20 @@ SVM_EXIT = {
     0x13: "CR3_WRITE", 0x14: "CR4_WRITE", 0x40: "EXCP_DE", 0x41: "EXCP_DB",
     0x43: "EXCP_BP", 0x46: "EXCP_UD", 0x4E: "EXCP_PF", 0x52: "EXCP_MC",
     0x65: "CR0_SEL_WRITE", 0x79: "INVLPG", 0x7A: "INVLPGA", 0x80: "VMRUN",
-    0x8C: "MONITOR", 0x8B: "MWAIT",
+    0x8A: "MONITOR", 0x8B: "MWAIT", 0x8C: "MWAIT_COND",
 }
 
-HYPERCALL = {
-    1: "mmu_update", 2: "set_trap_table", 3: "set_gdt", 4: "stack_switch", 5: "set_callbacks",
-    6: "fpu_taskswitch", 7: "sched_op_compat", 8: "platform_op", 9: "set_debugreg",
-    10: "get_debugreg", 11: "update_descriptor", 13: "multicall", 14: "update_va_mapping",
-    15: "set_timer_op", 16: "event_channel_op_compat", 17: "xen_version", 18: "console_io",
-    19: "physdev_op_compat", 20: "grant_table_op", 21: "vm_assist",
-    22: "update_va_mapping_otherdomain", 23: "iret", 24: "vcpu_op", 25: "set_segment_base",
-    26: "mmuext_op", 27: "xsm_op", 28: "nmi_op", 29: "sched_op", 30: "callback_op",
-    31: "xenoprof_op", 32: "event_channel_op", 33: "physdev_op", 34: "hvm_op", 35: "sysctl",
-    36: "domctl", 37: "kexec_op", 38: "tmem_op", 39: "argo_op", 40: "xenpmu_op",
-    41: "dm_op", 42: "hypfs_op",
+HYPERCALL = {  # xen/include/public/xen.h
+    0: "set_trap_table", 1: "mmu_update", 2: "set_gdt", 3: "stack_switch", 4: "set_callbacks",
+    5: "fpu_taskswitch", 6: "sched_op_compat", 7: "platform_op", 8: "set_debugreg",
+    9: "get_debugreg", 10: "update_descriptor", 12: "memory_op", 13: "multicall",
+    14: "update_va_mapping", 15: "set_timer_op", 16: "event_channel_op_compat",
+    17: "xen_version", 18: "console_io", 19: "physdev_op_compat", 20: "grant_table_op",
+    21: "vm_assist", 22: "update_va_mapping_otherdomain", 23: "iret", 24: "vcpu_op",
+    25: "set_segment_base", 26: "mmuext_op", 27: "xsm_op", 28: "nmi_op", 29: "sched_op",
+    30: "callback_op", 31: "xenoprof_op", 32: "event_channel_op", 33: "physdev_op",
+    34: "hvm_op", 35: "sysctl", 36: "domctl", 37: "kexec_op", 38: "tmem_op", 39: "argo_op",
+    40: "xenpmu_op", 41: "dm_op", 42: "hypfs_op",
 }
 
 RUNSTATE = ("running", "runnable", "blocked", "offline")
@@ -171,6 +172,7 @@ def parse(path, wl):
         "lost": 0, "wraps": 0,
     }
     running = {}  # pcpu -> (dom, vcpu)
+    pending = {}  # pcpu -> records seen before its running vCPU was known
     off = 0
     n = len(data)
     while off < n:
@@ -223,8 +225,22 @@ def parse(path, wl):
                     st["tsc_backwards"][cpu] += 1
                 t[0] = min(t[0], tsc)
                 t[1] = max(t[1], tsc)
+            runstate = ev & 0xFFFFF00F == 0x00021001 and words
+            if cpu not in running:
+                # Nothing known yet about this pcpu: keep its records until a runstate
+                # change from or to running says which vCPU was (or starts) running.
+                if runstate and (ev >> 8) & 3 == 0:
+                    running[cpu] = (words[0] >> 16, words[0] & 0xFFFF)
+                elif not (runstate and (ev >> 4) & 3 == 0):
+                    pending.setdefault(cpu, []).append((ev, words))
+                    continue
+                for pev, pw in pending.pop(cpu, ()):
+                    account(st, running, cpu, pev, pw)
             account(st, running, cpu, ev, words)
         off = end
+    for cpu, recs in pending.items():
+        for pev, pw in recs:
+            account(st, running, cpu, pev, pw)
     return st
 
 

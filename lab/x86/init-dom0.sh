@@ -69,7 +69,7 @@ pvh)
     n=0
     while ! grep -q "EXITS READY" $LOG 2>/dev/null; do
         sleep 1; n=$((n+1))
-        [ $n -gt 240 ] && { echo "LAB guest not ready"; cat $LOG; poweroff -f; }
+        [ $n -gt 480 ] && { echo "LAB guest not ready"; cat $LOG; poweroff -f; }
     done
     echo "LAB guest ready after ${n}s uptime=$(cut -d' ' -f1 /proc/uptime)"
     sleep 2
@@ -80,9 +80,10 @@ pvh)
     XT=$!
     wait_tracing
     echo go > "$TTY"
+    # poll slowly: every poll forks two dom0 processes, which shows up in the trace
     n=0
     while ! grep -q "EXITS DONE" $LOG; do
-        sleep 0.1; n=$((n+1)); [ $n -gt 600 ] && break
+        sleep 0.5; n=$((n+1)); [ $n -gt 120 ] && break
     done
     stop_tracing
     echo "LAB ---- guest console log ----"

@@ -143,6 +143,8 @@ run_qemu() {
             sleep 3; kill "$(cat "$W/qemu.pid")" 2>/dev/null || true ;;
         esac
     done > "$out/boot.log" || rc=$?
+    # drop SeaBIOS/QEMU terminal escapes (ESC c, ESC [ ... X) from the log
+    sed -i 's/\x1bc//g; s/\x1b\[[0-9;?]*[A-Za-z]//g' "$out/boot.log"
     now=$(( ${EPOCHREALTIME/./} - t0 ))
     WALL=$((now / 1000000)).$((now / 100000 % 10))
     log "QEMU ended after ${WALL}s (pipeline rc $rc)"
@@ -179,16 +181,16 @@ fixtures() {
         case $s in dom0) name=x86-qemu-xen417-pv-dom0 ;; pvh) name=x86-qemu-xen417-pvh-svm ;; esac
         [ -s "$W/$s/trace.bin" ] || die "no $W/$s/trace.bin; run: bash $0 $s"
         cp "$W/$s/trace.bin" "$f/$name.xentrace"
-        # boot log without the long per-line console noise of module loading
         cp "$W/$s/boot.log" "$f/$name.bootlog.txt"
-        cp "$W/$s/check.txt" "$f/$name.check.txt"
+        (cd "$f" && python3 "$LAB/check.py" --domain 1 --cpu-hz "$(tsc_hz "$name.bootlog.txt")" \
+            "$name.xentrace" > "$name.check.txt")
         log "$name: $(wc -c < "$f/$name.xentrace") bytes"
     done
 }
 
 case "${1:-}" in
-dom0) T=${XLAB_T:-5}; LOOPS=${XLAB_LOOPS:-30}; TIMEOUT=${XLAB_TIMEOUT:-120}; scenario dom0 ;;
-pvh)  T=${XLAB_T:-5}; LOOPS=${XLAB_LOOPS:-30}; TIMEOUT=${XLAB_TIMEOUT:-300}; scenario pvh ;;
+dom0) T=${XLAB_T:-10}; LOOPS=${XLAB_LOOPS:-30}; TIMEOUT=${XLAB_TIMEOUT:-300}; scenario dom0 ;;
+pvh)  T=${XLAB_T:-20}; LOOPS=${XLAB_LOOPS:-20}; TIMEOUT=${XLAB_TIMEOUT:-600}; scenario pvh ;;
 fixtures) fixtures ;;
 *) echo "usage: $0 dom0|pvh|fixtures" >&2; exit 2 ;;
 esac
