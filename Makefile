@@ -27,6 +27,7 @@ CLI_SRCS := $(sort $(wildcard src/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 SYN_SRCS := $(sort $(wildcard tools/synth/*.c))
 SYN_OBJS := $(SYN_SRCS:%.c=$(BUILD)/%.o)
+BENCH_SRCS := $(sort $(wildcard tools/bench/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_UTIL := $(BUILD)/tests/unit/tap.o
@@ -48,6 +49,9 @@ $(BUILD)/xenalyze: $(CLI_OBJS) $(LIBA)
 $(BUILD)/xentrace-synth: $(SYN_OBJS) $(LIBA)
 	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm
 
+$(BUILD)/trace-repeat: $(BENCH_SRCS)
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^
+
 $(BUILD)/tests/test-%: $(BUILD)/tests/unit/test-%.o $(TEST_UTIL) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm
@@ -62,20 +66,29 @@ check: all $(UNIT_BINS) $(BUILD)/tests/fuzz-replay
 
 # libFuzzer target on reader+merge+model+reports (needs clang).
 FUZZ_SECONDS ?= 600
+# Seeds: slices (< 64 KiB) of the shared real traces, cut at run time and
+# never committed, plus tiny synthetic traces; tests/fuzz/corpus holds the
+# saved reproducers.  New inputs go to build-fuzz/corpus.
 fuzz:
-	@mkdir -p build-fuzz tests/fuzz/corpus
+	@mkdir -p build-fuzz/corpus tests/fuzz/corpus
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
 	  -Iinclude -Isrc/lib -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all \
 	  -o build-fuzz/fuzz-reader tests/fuzz/fuzz-reader.c $(LIB_SRCS) -lm
+	python3 tests/tools/trace-mangle.py synth build-fuzz/corpus
+	$(if $(wildcard $(SHARED)/traces/*.xentrace),python3 \
+	  tests/tools/trace-mangle.py seeds build-fuzz/corpus \
+	  $(wildcard $(SHARED)/traces/*.xentrace))
 	build-fuzz/fuzz-reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	  -timeout=10 -artifact_prefix=tests/fuzz/corpus/crash- \
+	  -timeout=10 -print_final_stats=1 \
+	  -artifact_prefix=tests/fuzz/corpus/crash- \
 	  build-fuzz/corpus tests/fuzz/corpus
 
 demo: all
 	$(BUILD)/xenalyze --summary examples/demo.xentrace
 
-bench: all
-	sh tools/bench.sh
+bench: all $(BUILD)/trace-repeat
+	BUILD=$(BUILD) SHARED=$(SHARED) sh tools/bench.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
@@ -95,7 +108,7 @@ hdrcheck:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check fuzz demo bench install clean hdrcheck lab-x86
+.PHONY: all check fuzz demo bench install clean hdrcheck lab-x86 lab-arm64
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
@@ -103,3 +116,6 @@ clean:
 lab-x86:
 	bash lab/x86/run.sh pvh
 	bash lab/x86/run.sh dom0
+
+lab-arm64:
+	bash lab/arm64/run.sh

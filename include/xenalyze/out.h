@@ -7,6 +7,8 @@
 #ifndef XA_OUT_H
 #define XA_OUT_H
 
+#include <string.h>
+
 #include <xenalyze/common.h>
 
 #ifdef __cplusplus
@@ -28,9 +30,7 @@ XA_API int xa_out_flush(struct xa_out *o);
 /* Makes room for n more bytes; returns a pointer to them or NULL. */
 XA_API char *xa_out_reserve(struct xa_out *o, size_t n);
 
-XA_API void xa_out_mem(struct xa_out *o, const void *p, size_t n);
-XA_API void xa_out_str(struct xa_out *o, const char *s);
-XA_API void xa_out_char(struct xa_out *o, char c);
+XA_API void xa_out_mem_slow(struct xa_out *o, const void *p, size_t n);
 XA_API void xa_out_u64(struct xa_out *o, uint64_t v);
 XA_API void xa_out_i64(struct xa_out *o, int64_t v);
 /* Decimal, right-aligned and padded with spaces to width. */
@@ -48,6 +48,31 @@ XA_API void xa_out_printf(struct xa_out *o, const char *fmt, ...)
 XA_API void xa_out_json_str(struct xa_out *o, const char *s);
 /* Fixed-point: v / 10^frac_digits written with frac_digits decimals. */
 XA_API void xa_out_double(struct xa_out *o, double v, unsigned int decimals);
+
+/* Appends n bytes; inline because the dump calls it for every field. */
+static inline void xa_out_mem(struct xa_out *o, const void *p, size_t n)
+{
+    if ( o->len + n <= o->cap )
+    {
+        memcpy(o->buf + o->len, p, n);
+        o->len += n;
+    }
+    else
+        xa_out_mem_slow(o, p, n);
+}
+
+static inline void xa_out_str(struct xa_out *o, const char *s)
+{
+    xa_out_mem(o, s, strlen(s));
+}
+
+static inline void xa_out_char(struct xa_out *o, char c)
+{
+    if ( o->len < o->cap )
+        o->buf[o->len++] = c;
+    else
+        xa_out_mem_slow(o, &c, 1);
+}
 
 /* Flushes when the buffer passes this size. */
 #define XA_OUT_FLUSH_AT (1u << 16)

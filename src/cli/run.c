@@ -36,7 +36,7 @@ int cli_run(const struct cli_opts *o)
 
     if ( o->mode == CLI_DUMP && o->hvm_mode == XA_HVM_MODE_AUTO &&
          strcmp(o->path, "-") )
-        xa_detect_hvm_mode(o->path, 50000000, &mopts.hvm_hint);
+        xa_detect_hvm_mode(o->path, 4000000, &mopts.hvm_hint);
     rc = xa_reader_open(o->path, &diag, &rd);
     if ( rc )
     {

@@ -709,20 +709,27 @@ static void do_cpu(struct sim *s, unsigned int cpu, uint64_t tsc)
     }
 }
 
+/* As the analyzer names a host: by its kind of guest exits. */
 const char *sim_arch(const struct scenario *sc)
 {
-    static const char *const names[DK_NR] = {
-        [DK_VMX] = "x86-vmx", [DK_SVM] = "x86-svm", [DK_PV] = "x86-pv",
-        [DK_ARM] = "arm",
-    };
     unsigned int i, kinds = 0;
+    bool arm, vmx, svm, pv;
 
     for ( i = 0; i < sc->nr_doms; i++ )
         kinds |= 1u << sc->doms[i].kind;
-    for ( i = 0; i < DK_NR; i++ )
-        if ( kinds == 1u << i )
-            return names[i];
-    return "mixed";
+    arm = kinds & 1u << DK_ARM;
+    vmx = kinds & 1u << DK_VMX;
+    svm = kinds & 1u << DK_SVM;
+    pv = kinds & 1u << DK_PV;
+    if ( (arm && (vmx || svm || pv)) || (vmx && svm) )
+        return "mixed";
+    if ( vmx )
+        return "x86-vmx";
+    if ( svm )
+        return "x86-svm";
+    if ( pv )
+        return "x86-pv";
+    return arm ? "arm" : "unknown";
 }
 
 int sim_run(const struct scenario *sc, struct xa_writer *w, struct truth *t)

@@ -68,6 +68,10 @@ struct tpcpu {
     struct tvcpu *cur;
     uint64_t last_tsc;
     bool seen;
+    /* After a lost-records record: who runs when the gap ends. */
+    bool revive_pending;
+    unsigned int revive_dom, revive_id;
+    uint64_t revive_tsc;
 };
 
 struct truth {
@@ -307,6 +311,43 @@ static void runstate(struct truth *t, struct tpcpu *p, unsigned int cpu,
     v->start = tsc;
 }
 
+/*
+ * Xen writes a lost-records record when tracing resumes, naming the vCPU
+ * running then: at the pCPU's next record (its data after the gap), that
+ * vCPU runs there from the record's TSC, if nothing else was scheduled.
+ */
+static void revive(struct truth *t, struct tpcpu *p, unsigned int cpu)
+{
+    struct tvcpu *v;
+
+    p->revive_pending = false;
+    if ( p->cur )
+        return;
+    v = get_vcpu(t, p->revive_dom, p->revive_id);
+    if ( v->state == ST_LOST )
+    {
+        close_interval(v, p->revive_tsc);
+        t->nr_lost--;
+    }
+    else if ( v->state == RS_RUNNING && v->on_pcpu >= 0 )
+    {
+        struct tpcpu *q = get_pcpu(t, (unsigned int)v->on_pcpu);
+
+        if ( q->cur == v )
+            q->cur = NULL;
+    }
+    else if ( v->state != ST_NONE )
+        close_interval(v, p->revive_tsc);
+    if ( v->state != RS_RUNNING )
+    {
+        v->prev = v->state;
+        v->state = RS_RUNNING;
+        v->start = p->revive_tsc;
+    }
+    p->cur = v;
+    v->on_pcpu = (int)cpu;
+}
+
 static void lost(struct truth *t, struct tpcpu *p, uint64_t first)
 {
     struct tvcpu *cur = p->cur;
@@ -361,6 +402,8 @@ void truth_record(struct truth *t, unsigned int cpu, uint32_t event,
     struct tpcpu *p = get_pcpu(t, cpu);
 
     t->records++;
+    if ( p->revive_pending && event != EV_LOST )
+        revive(t, p, cpu);
     p->seen = true;
     p->last_tsc = tsc;
     if ( !t->any_tsc || tsc < t->first_tsc )
@@ -389,7 +432,13 @@ void truth_record(struct truth *t, unsigned int cpu, uint32_t event,
     }
     case EV_LOST:
         if ( nr >= 4 )
+        {
             lost(t, p, x[2] | (uint64_t)x[3] << 32);
+            p->revive_pending = true;
+            p->revive_dom = x[1] & 0xffff;
+            p->revive_id = x[1] >> 16;
+            p->revive_tsc = tsc;
+        }
         break;
     case EV_VMEXIT64:
     case EV_VMEXIT:
@@ -488,6 +537,9 @@ void truth_end(struct truth *t)
 {
     unsigned int i;
 
+    for ( i = 0; i < t->nr_pcpus; i++ )
+        if ( t->pcpus[i].revive_pending )
+            revive(t, &t->pcpus[i], i);
     for ( i = 0; i < t->nr_pcpus; i++ )
     {
         struct tpcpu *p = &t->pcpus[i];

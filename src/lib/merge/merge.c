@@ -15,9 +15,12 @@
 #include <xenalyze/merge.h>
 #include <xenalyze/trace.h>
 
+#include "reader/reader-private.h"
+
 struct slot {
     uint64_t key;
     uint64_t seq;                   /* when it last advanced */
+    struct cpu_stream *cs;
     struct xa_record rec;
     bool ended;                     /* rec is the XA_EV_CPU_END record */
 };
@@ -30,6 +33,8 @@ struct xa_merge {
     unsigned int nr_heap;
     unsigned int known_cpus;        /* reader CPUs already added */
     uint64_t seq;
+    uint64_t thresh;                /* least key below the root */
+    bool thresh_valid;
     int top_pending;                /* slot returned last time, or -1 */
     bool primed;
 };
@@ -103,7 +108,7 @@ static inline uint64_t record_key(const struct xa_record *rec,
 }
 
 /* Reads the next record of slot s; returns XA_OK, XA_END or an error. */
-static int fill_slot(struct xa_merge *m, unsigned int s)
+static int fill_slot_slow(struct xa_merge *m, unsigned int s)
 {
     struct slot *sl = &m->slots[s];
     uint64_t prev = sl->key;
@@ -112,6 +117,8 @@ static int fill_slot(struct xa_merge *m, unsigned int s)
     if ( sl->ended )
         return XA_END;
     rc = xa_reader_next(m->rd, sl->rec.cpu, &sl->rec);
+    if ( !sl->cs )
+        sl->cs = reader_cpu(m->rd, sl->rec.cpu);
     sl->seq = ++m->seq;
     if ( rc == XA_OK )
         sl->key = record_key(&sl->rec, prev);
@@ -126,6 +133,19 @@ static int fill_slot(struct xa_merge *m, unsigned int s)
         rc = XA_OK;
     }
     return rc;
+}
+
+static inline int fill_slot(struct xa_merge *m, unsigned int s)
+{
+    struct slot *sl = &m->slots[s];
+
+    if ( sl->cs && reader_fast_next(m->rd, sl->cs, sl->rec.cpu, &sl->rec) )
+    {
+        sl->seq = ++m->seq;
+        sl->key = sl->rec.tsc;
+        return XA_OK;
+    }
+    return fill_slot_slow(m, s);
 }
 
 /* Adds the CPUs the reader found since last time. */
@@ -165,6 +185,7 @@ static int add_new_cpus(struct xa_merge *m)
             return rc;
         m->heap[m->nr_heap] = s;
         sift_up(m, m->nr_heap++);
+        m->thresh_valid = false;
     }
     return XA_OK;
 }
@@ -225,6 +246,7 @@ int xa_merge_next(struct xa_merge *m, const struct xa_record **rec)
     if ( m->top_pending >= 0 )
     {
         unsigned int s = (unsigned int)m->top_pending;
+        uint64_t before = m->rd->nr_order;
 
         m->top_pending = -1;
         rc = fill_slot(m, s);
@@ -235,11 +257,30 @@ int xa_merge_next(struct xa_merge *m, const struct xa_record **rec)
             m->heap[0] = m->heap[--m->nr_heap];
             if ( m->nr_heap )
                 sift_down(m, 0);
+            m->thresh_valid = false;
         }
         else
-            sift_down(m, 0);
-        if ( xa_reader_nr_cpus(m->rd) != m->known_cpus &&
-             (rc = add_new_cpus(m)) < 0 )
+        {
+            /*
+             * The root just advanced, so it wins ties: it stays on top
+             * while its key is no greater than its children's.
+             */
+            if ( !m->thresh_valid )
+            {
+                m->thresh = UINT64_MAX;
+                if ( m->nr_heap > 1 )
+                    m->thresh = m->slots[m->heap[1]].key;
+                if ( m->nr_heap > 2 && m->slots[m->heap[2]].key < m->thresh )
+                    m->thresh = m->slots[m->heap[2]].key;
+                m->thresh_valid = true;
+            }
+            if ( m->slots[s].key > m->thresh )
+            {
+                sift_down(m, 0);
+                m->thresh_valid = false;
+            }
+        }
+        if ( m->rd->nr_order != before && (rc = add_new_cpus(m)) < 0 )
             return rc;
     }
 

@@ -115,9 +115,14 @@ void xa_model_free(struct xa_model *m)
     }
     for ( i = 0; i < m->nr_pcpus; i++ )
     {
-        xa_stat_dispose(&m->pcpus[i].running);
-        xa_stat_dispose(&m->pcpus[i].idle);
-        xa_stat_dispose(&m->pcpus[i].lost);
+        struct pcpu *p = m->pcpus[i];
+
+        if ( !p )
+            continue;
+        xa_stat_dispose(&p->running);
+        xa_stat_dispose(&p->idle);
+        xa_stat_dispose(&p->lost);
+        free(p);
     }
     free(m->pcpus);
     free(m);
@@ -217,7 +222,7 @@ static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
     if ( cpu >= m->nr_pcpus )
     {
         unsigned int n = m->nr_pcpus ? m->nr_pcpus : 8;
-        struct pcpu *a;
+        struct pcpu **a;
 
         while ( n <= cpu )
             n *= 2;
@@ -228,7 +233,15 @@ static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
         m->pcpus = a;
         m->nr_pcpus = n;
     }
-    p = &m->pcpus[cpu];
+    p = m->pcpus[cpu];
+    if ( !p )
+    {
+        p = calloc(1, sizeof(*p));
+        if ( !p )
+            return NULL;
+        p->id = cpu;
+        m->pcpus[cpu] = p;
+    }
     if ( !p->present )
     {
         struct vcpu *v = model_vcpu_find(m, XA_DOM_DEFAULT, cpu);
@@ -389,7 +402,7 @@ static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
          */
         if ( p->seen_valid_schedule )
             xa_diag_add(m->diag, XA_DIAG_RUNSTATE_MISMATCH, UINT64_MAX,
-                        (unsigned int)(p - m->pcpus));
+                        p->id);
         runstate_update(m, p->current, RS_LOST, tsc);
         p->current = NULL;
     }
@@ -500,8 +513,6 @@ static void sched_runstate(struct xa_model *m, struct pcpu *p,
     {
         vcpu_prev_update(m, old_rs == RS_RUNNING ? p : v->p, v, rec->tsc,
                          new_rs);
-        if ( m->lost_cpus && did != XA_DOM_IDLE )
-            lose_vcpu(m, v, rec->tsc);
     }
     else if ( new_rs == RS_RUNNING )
         vcpu_next_update(m, p, v, rec->tsc);
@@ -697,7 +708,7 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc)
 struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
                               enum vcpu_type type)
 {
-    struct pcpu *p = &m->pcpus[rec->cpu];
+    struct pcpu *p = m->pcpus[rec->cpu];
     struct vcpu *v = p->current;
 
     if ( !v )
@@ -772,8 +783,9 @@ static void pcpu_end(struct xa_model *m, struct pcpu *p)
 
 void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
 {
-    struct pcpu *p = rec->cpu < m->nr_pcpus && m->pcpus[rec->cpu].present
-                     ? &m->pcpus[rec->cpu] : pcpu_get(m, rec->cpu);
+    struct pcpu *p = rec->cpu < m->nr_pcpus && m->pcpus[rec->cpu] &&
+                     m->pcpus[rec->cpu]->present
+                     ? m->pcpus[rec->cpu] : pcpu_get(m, rec->cpu);
     uint32_t ev = rec->event;
 
     if ( !p )
@@ -854,9 +866,9 @@ void xa_model_finish(struct xa_model *m)
 
     for ( i = 0; i < m->nr_pcpus; i++ )
     {
-        struct pcpu *p = &m->pcpus[i];
+        struct pcpu *p = m->pcpus[i];
 
-        if ( p->present )
+        if ( p && p->present )
             pcpu_end(m, p);
     }
 }
@@ -866,7 +878,8 @@ bool xa_model_pcpu_current(const struct xa_model *m, unsigned int cpu,
 {
     const struct vcpu *v;
 
-    if ( cpu >= m->nr_pcpus || !(v = m->pcpus[cpu].current) ||
+    if ( cpu >= m->nr_pcpus || !m->pcpus[cpu] ||
+         !(v = m->pcpus[cpu]->current) ||
          v->d->id == XA_DOM_DEFAULT )
         return false;
     *dom = v->d->id;

@@ -336,7 +336,7 @@ static void decide_arch(const struct xa_model *m, struct xa_summary *s)
                      "VMX: all %llu exit codes are VMX exit reasons",
                      (unsigned long long)m->hvm_exits);
     }
-    if ( hvm && arm )
+    if ( arm && (hvm || m->pv_records) )
         s->arch = "mixed";
     else if ( hvm )
         s->arch = m->fmt.hvm_mode == XA_HVM_SVM ? "x86-svm" : "x86-vmx";
@@ -416,16 +416,16 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
     qsort(s->domains, s->nr_domains, sizeof(*s->domains), cmp_domain);
 
     for ( n = 0, i = 0; i < m->nr_pcpus; i++ )
-        n += m->pcpus[i].present;
+        n += m->pcpus[i] && m->pcpus[i]->present;
     s->pcpus = calloc(n ? n : 1, sizeof(*s->pcpus));
     if ( !s->pcpus )
         goto fail;
     for ( i = 0; i < m->nr_pcpus; i++ )
     {
-        const struct pcpu *p = &m->pcpus[i];
+        const struct pcpu *p = m->pcpus[i];
         struct xa_sum_pcpu *sp;
 
-        if ( !p->present )
+        if ( !p || !p->present )
             continue;
         sp = &s->pcpus[s->nr_pcpus_arr++];
         sp->id = i;

@@ -26,66 +26,11 @@
 #include <xenalyze/reader.h>
 #include <xenalyze/trace.h>
 
+#include "reader-private.h"
+
 #define HDR_SIZE 12u                        /* CPU-change record */
 #define WINDOW_MAX (256u << 20)             /* 65535 pages of 4 KiB */
 #define STREAM_CHUNK (1u << 20)
-
-struct window {
-    const uint8_t *data;
-    uint32_t len;
-    uint64_t offset;                        /* file offset of data[0] */
-    uint8_t *owned;                         /* stream: buffer to free */
-    struct window *next;
-};
-
-struct cpu_stream {
-    const uint8_t *p, *end, *start;         /* current window */
-    uint64_t base;                          /* file offset of start */
-    uint8_t *owned;
-    uint64_t last_tsc;
-    struct window *head, *tail;
-};
-
-struct xa_reader {
-    /* Source: memory (mmap or caller's) or a stream. */
-    const uint8_t *mem;
-    size_t size;
-    bool mapped;
-    int fd;                                 /* stream fd, or -1 */
-    bool owns_fd;
-    uint8_t *sbuf;                          /* stream: sliding buffer */
-    size_t sbuf_len, sbuf_cap;
-    uint64_t sbuf_off;                      /* file offset of sbuf[0] */
-    bool stream_eof;
-
-    uint64_t scan_off;
-    bool eof;
-    struct xa_diag *diag;
-    struct xa_reader_stats stats;
-
-    struct cpu_stream **cpus;               /* indexed by CPU number */
-    unsigned int cpus_len;
-    unsigned int *order;                    /* CPUs in discovery order */
-    unsigned int nr_order, order_cap;
-    struct window *free_windows;
-    int error;                              /* sticky system error */
-};
-
-static inline uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static inline uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-
-    memcpy(&v, p, 8);
-    return v;
-}
 
 /*
  * Source access.  peek() returns a pointer to the bytes at file offset

@@ -39,7 +39,15 @@ static void dump_time(struct xa_dump *d, const struct xa_record *rec,
         delta = d->first_tsc - rec->tsc;
         neg = true;
     }
-    ns = xa_ticks_to_ns(delta, d->hz);
+    /* Two 64-bit divisions rather than a 128-bit one: rem * 10^9 < 2^64. */
+    if ( d->hz <= 18000000000ull )
+    {
+        uint64_t secs = delta / d->hz, rem = delta % d->hz;
+
+        ns = secs * 1000000000u + rem * 1000000000u / d->hz;
+    }
+    else
+        ns = xa_ticks_to_ns(delta, d->hz);
     if ( neg )
     {
         xa_out_char(o, '-');

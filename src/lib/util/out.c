@@ -72,7 +72,7 @@ char *xa_out_reserve(struct xa_out *o, size_t n)
     return o->buf + o->len;
 }
 
-void xa_out_mem(struct xa_out *o, const void *p, size_t n)
+void xa_out_mem_slow(struct xa_out *o, const void *p, size_t n)
 {
     char *d = xa_out_reserve(o, n);
 
@@ -82,30 +82,32 @@ void xa_out_mem(struct xa_out *o, const void *p, size_t n)
     o->len += n;
 }
 
-void xa_out_str(struct xa_out *o, const char *s)
-{
-    xa_out_mem(o, s, strlen(s));
-}
-
-void xa_out_char(struct xa_out *o, char c)
-{
-    char *d = xa_out_reserve(o, 1);
-
-    if ( !d )
-        return;
-    *d = c;
-    o->len++;
-}
-
 /* Writes v in decimal at the end of tmp[24]; returns the first digit. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* Two digits per division: the dump prints tens of millions of numbers. */
 static char *u64_digits(uint64_t v, char tmp[24])
 {
     char *p = tmp + 24;
 
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while ( v );
+    while ( v >= 100 )
+    {
+        unsigned int r = (unsigned int)(v % 100);
+
+        v /= 100;
+        p -= 2;
+        memcpy(p, digit_pairs + 2 * r, 2);
+    }
+    if ( v >= 10 )
+    {
+        p -= 2;
+        memcpy(p, digit_pairs + 2 * v, 2);
+    }
+    else
+        *--p = (char)('0' + v);
     return p;
 }
 

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reader internals shared with the merge, which inlines the common case of
+ * reading the next record of a CPU (a whole record inside the current
+ * window, nothing special about it) and calls xa_reader_next() for the rest.
+ */
+#ifndef READER_PRIVATE_H
+#define READER_PRIVATE_H
+
+#include <string.h>
+
+#include <xenalyze/reader.h>
+#include <xenalyze/trace.h>
+
+struct window {
+    const uint8_t *data;
+    uint32_t len;
+    uint64_t offset;                        /* file offset of data[0] */
+    uint8_t *owned;                         /* stream: buffer to free */
+    struct window *next;
+};
+
+struct cpu_stream {
+    const uint8_t *p, *end, *start;         /* current window */
+    uint64_t base;                          /* file offset of start */
+    uint8_t *owned;
+    uint64_t last_tsc;
+    struct window *head, *tail;
+};
+
+struct xa_reader {
+    /* Source: memory (mmap or caller's) or a stream. */
+    const uint8_t *mem;
+    size_t size;
+    bool mapped;
+    int fd;                                 /* stream fd, or -1 */
+    bool owns_fd;
+    uint8_t *sbuf;                          /* stream: sliding buffer */
+    size_t sbuf_len, sbuf_cap;
+    uint64_t sbuf_off;                      /* file offset of sbuf[0] */
+    bool stream_eof;
+
+    uint64_t scan_off;
+    bool eof;
+    struct xa_diag *diag;
+    struct xa_reader_stats stats;
+
+    struct cpu_stream **cpus;               /* indexed by CPU number */
+    unsigned int cpus_len;
+    unsigned int *order;                    /* CPUs in discovery order */
+    unsigned int nr_order, order_cap;
+    struct window *free_windows;
+    int error;                              /* sticky system error */
+};
+
+static inline uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static inline uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline struct cpu_stream *reader_cpu(struct xa_reader *rd,
+                                            unsigned int cpu)
+{
+    return cpu < rd->cpus_len ? rd->cpus[cpu] : NULL;
+}
+
+/*
+ * The next record of cs when it is an ordinary one wholly inside the
+ * current window: returns true and fills rec.  Otherwise (window end,
+ * truncation, TSC going back, trace-machinery records) returns false and
+ * consumes nothing: call xa_reader_next().
+ */
+static inline bool reader_fast_next(struct xa_reader *rd,
+                                    struct cpu_stream *cs, unsigned int cpu,
+                                    struct xa_record *rec)
+{
+    const uint8_t *p = cs->p;
+    size_t left = (size_t)(cs->end - p);
+    uint32_t hdr, nr_extra, need;
+
+    if ( left < 4 )
+        return false;
+    hdr = rd32(p);
+    nr_extra = (hdr >> 28) & 7;
+    need = 4 + (hdr >> 31) * 8 + nr_extra * 4;
+    if ( left < need || (hdr & 0x0ffff000) == (XA_TRC_GEN & 0x0ffff000) )
+        return false;
+    rec->offset = cs->base + (uint64_t)(p - cs->start);
+    p += 4;
+    if ( hdr >> 31 )
+    {
+        uint64_t tsc = rd64(p);
+
+        if ( tsc < cs->last_tsc )
+            return false;
+        cs->last_tsc = tsc;
+        rec->tsc = tsc;
+        rec->has_tsc = 1;
+        p += 8;
+    }
+    else
+    {
+        rec->tsc = cs->last_tsc;
+        rec->has_tsc = 0;
+        rd->stats.tscless++;
+    }
+    rec->event = hdr & 0x0fffffff;
+    rec->nr_extra = (uint8_t)nr_extra;
+    rec->cpu = (uint16_t)cpu;
+    if ( (size_t)(cs->end - p) >= sizeof(rec->extra) )
+        memcpy(rec->extra, p, sizeof(rec->extra));
+    else
+        memcpy(rec->extra, p, nr_extra * 4);
+    cs->p = p + nr_extra * 4;
+    rd->stats.records++;
+    return true;
+}
+
+#endif /* READER_PRIVATE_H */
