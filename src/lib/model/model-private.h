@@ -119,6 +119,7 @@ struct domain {
 #define NR_VOL 12                    /* main classes + HVM sub-classes */
 
 struct pcpu {
+    unsigned int id;
     bool present;
     struct vcpu *current;
     uint64_t first_tsc, last_tsc;
@@ -139,8 +140,13 @@ struct xa_model {
     struct xa_diag *diag;
     struct xa_model_opts opts;
     struct xa_fmt_ctx fmt;
-    struct pcpu *pcpus;
-    unsigned int nr_pcpus;
+    /*
+     * Indexed by CPU number, NULL until the CPU's first record.  Each
+     * pcpu has its own allocation: vCPUs keep pointers to them, and a
+     * high CPU number costs a pointer per lower number, not a pcpu.
+     */
+    struct pcpu **pcpus;
+    unsigned int nr_pcpus;          /* length of pcpus */
     struct domain *dom_hash[DOM_HASH];
     unsigned int nr_domains;
     unsigned int lost_cpus;
