@@ -21,6 +21,8 @@ struct xa_dump {
     uint64_t first_tsc;
     bool have_first;
     bool show_tsc;              /* prefix each line with the raw TSC */
+    bool hz_given;              /* else a clock record in the trace sets it */
+    bool hz_from_trace;         /* a clock record set hz */
 };
 
 XA_API void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,

@@ -51,6 +51,7 @@ int cli_run(const struct cli_opts *o)
     }
     xa_dump_init(&dump, cat, o->hz);
     dump.show_tsc = o->show_tsc;
+    dump.hz_given = o->hz_given;
 
     while ( (rc = xa_merge_next(mg, &rec)) == XA_OK )
     {
@@ -126,6 +127,9 @@ int cli_run(const struct cli_opts *o)
     }
     else
     {
+        if ( o->mode == CLI_DUMP && !o->hz_given && !dump.hz_from_trace )
+            xa_out_str(&err, "xenalyze: note: no --cpu-hz given and the "
+                       "trace states no clock rate: times assume 2.4 GHz\n");
         xa_report_diag_text(&diag, &err);
         xa_out_flush(&err);
     }

@@ -14,6 +14,7 @@ void arm_record(struct xa_model *m, const struct xa_record *rec)
     uint32_t ev = rec->event;
     struct vcpu *v;
 
+    m->arm_records++;
     if ( ev == XA_TRC_ARM_CLOCK )
     {
         if ( rec->nr_extra >= 2 && !m->clock_hz )

@@ -155,7 +155,7 @@ struct xa_model {
     bool have_tsc;
 
     /* Architecture evidence. */
-    uint64_t hvm_exits, arm_exits, pv_records;
+    uint64_t hvm_exits, arm_exits, arm_records, pv_records;
     uint32_t svm_evidence_code;
     uint64_t svm_evidence_offset;
     bool svm_seen, svm_record_seen;

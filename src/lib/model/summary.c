@@ -306,7 +306,7 @@ void model_summary_free(struct xa_summary *s)
 
 static void decide_arch(const struct xa_model *m, struct xa_summary *s)
 {
-    bool hvm = m->hvm_exits > 0, arm = m->arm_exits > 0 || m->clock_hz;
+    bool hvm = m->hvm_exits > 0, arm = m->arm_records > 0;
 
     s->hvm_mode = NULL;
     if ( hvm )

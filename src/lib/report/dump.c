@@ -5,6 +5,7 @@
 #include <xenalyze/clock.h>
 #include <xenalyze/merge.h>
 #include <xenalyze/report.h>
+#include <xenalyze/trace.h>
 
 void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
                   uint64_t hz)
@@ -14,6 +15,8 @@ void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
     d->first_tsc = 0;
     d->have_first = false;
     d->show_tsc = false;
+    d->hz_given = false;
+    d->hz_from_trace = false;
 }
 
 static void dump_time(struct xa_dump *d, const struct xa_record *rec,
@@ -67,6 +70,17 @@ void xa_dump_record(struct xa_dump *d, const struct xa_record *rec,
 
     if ( rec->event == XA_EV_CPU_END )
         return;
+    if ( rec->event == XA_TRC_ARM_CLOCK && !d->hz_given &&
+         !d->hz_from_trace && rec->nr_extra >= 2 )
+    {
+        uint64_t hz = rec->extra[0] | ((uint64_t)rec->extra[1] << 32);
+
+        if ( hz >= XA_HZ_MIN && hz <= XA_HZ_MAX )
+        {
+            d->hz = hz;
+            d->hz_from_trace = true;
+        }
+    }
     desc = xa_catalog_lookup(d->cat, rec->event);
     if ( d->show_tsc )
     {
