@@ -66,6 +66,7 @@ check: all $(UNIT_BINS) $(BUILD)/tests/fuzz-replay
 
 # libFuzzer target on reader+merge+model+reports (needs clang).
 FUZZ_SECONDS ?= 600
+FUZZ_MAX_LEN ?= 65536
 # Seeds: slices (< 64 KiB) of the shared real traces, cut at run time and
 # never committed, plus tiny synthetic traces; tests/fuzz/corpus holds the
 # saved reproducers.  New inputs go to build-fuzz/corpus.
@@ -79,8 +80,8 @@ fuzz:
 	$(if $(wildcard $(SHARED)/traces/*.xentrace),python3 \
 	  tests/tools/trace-mangle.py seeds build-fuzz/corpus \
 	  $(wildcard $(SHARED)/traces/*.xentrace))
-	build-fuzz/fuzz-reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	  -timeout=10 -print_final_stats=1 \
+	build-fuzz/fuzz-reader -max_total_time=$(FUZZ_SECONDS) \
+	  -max_len=$(FUZZ_MAX_LEN) -timeout=10 -print_final_stats=1 \
 	  -artifact_prefix=tests/fuzz/corpus/crash- \
 	  build-fuzz/corpus tests/fuzz/corpus
 

@@ -4,6 +4,8 @@
 #   trace.xentrace   a tiny synthetic trace with one known defect, made by
 #                    tests/tools/trace-mangle.py case <case>
 #   anomalies.json   the exact "anomalies" object of --summary --format=json
+#   expect.json      optional: {"a/0/b": value} values the summary JSON must
+#                    hold at those paths (list indices are numbers)
 #   status           exit status without --strict (default 0)
 #   expected-stderr  standard error, the trace's path written TRACE
 #   strict           lines "OPTION STATUS": exit status with that option
@@ -55,16 +57,30 @@ for d in tests/bad/*/; do
             fail "$case: standard error differs"
     fi
     if [ -f "$d/anomalies.json" ] &&
-       ! python3 - "$d/anomalies.json" "$TMP/out" <<'EOF'
-import json, sys
-want = json.load(open(sys.argv[1]))
-got = json.load(open(sys.argv[2])).get('anomalies')
-if got != want:
-    print('anomalies %s, want %s' % (json.dumps(got), json.dumps(want)))
-    sys.exit(1)
+       ! python3 - "$d" "$TMP/out" <<'EOF'
+import json, os, sys
+d, out = sys.argv[1], json.load(open(sys.argv[2]))
+ok = True
+want = json.load(open(os.path.join(d, 'anomalies.json')))
+if out.get('anomalies') != want:
+    print('anomalies %s, want %s' % (json.dumps(out.get('anomalies')),
+                                     json.dumps(want)))
+    ok = False
+if os.path.exists(os.path.join(d, 'expect.json')):
+    for path, want in json.load(open(os.path.join(d, 'expect.json'))).items():
+        v = out
+        try:
+            for k in path.split('/'):
+                v = v[int(k)] if isinstance(v, list) else v[k]
+        except (KeyError, IndexError, ValueError, TypeError):
+            v = None
+        if v != want:
+            print('%s: %s, want %s' % (path, json.dumps(v), json.dumps(want)))
+            ok = False
+sys.exit(0 if ok else 1)
 EOF
     then
-        fail "$case: anomalies"
+        fail "$case: summary"
     fi
     run "$case" --dump-all "$trace" || continue
     [ "$rc" = "$want" ] || fail "$case: --dump-all exit status $rc, want $want"

@@ -8,6 +8,7 @@
 # a signal or a sanitizer report, with status 0 (or 1 and the one-line
 # "no valid trace record" error when nothing was readable), still show at
 # least the records the manifest promises, and print JSON that parses.
+# The dump streamed from standard input must equal the dump of the file.
 set -u
 . tests/check/lib.sh
 need_shared
@@ -51,6 +52,17 @@ for trace in x86-vmx-credit2-8cpu arm64-qemu-credit2-2dom; do
             lines=$(wc -l < "$TMP/out")
             if [ "$lines" -lt "$want" ]; then
                 fail "$trace/$name dump: $lines lines, want >= $want"
+            fi
+            # Streamed from standard input: the same records.
+            mv "$TMP/out" "$TMP/out-file"
+            rc_file=$(cat "$TMP/rc")
+            timeout 20 "$XA" --dump-all - < "$f" > "$TMP/out" 2> "$TMP/err"
+            echo $? > "$TMP/rc"
+            if check_run "$trace/$name" stdin "$want"; then
+                [ "$(cat "$TMP/rc")" = "$rc_file" ] ||
+                    fail "$trace/$name stdin: status differs from the file's"
+                cmp -s "$TMP/out" "$TMP/out-file" ||
+                    fail "$trace/$name stdin: dump differs from the file's"
             fi
         fi
         timeout 20 "$XA" --summary --format=json "$f" > "$TMP/out" \

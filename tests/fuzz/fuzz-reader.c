@@ -10,19 +10,37 @@
  * every reproducer also runs through the xenalyze program.  The few
  * options the CLI would take are derived from the input's size, so that
  * both clock paths are reached without consuming input bytes.
+ *
+ * Each input goes through the pipeline twice: read from memory (as an
+ * mmapped file is) and streamed from a file descriptor (as standard input
+ * is).  The two readers must agree on every byte of output and every
+ * anomaly count; a difference aborts.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <xenalyze/xenalyze.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* FNV-1a over everything written, so that outputs can be compared. */
+static void digest(uint64_t *h, struct xa_out *out)
+{
+    size_t i;
+
+    for ( i = 0; i < out->len; i++ )
+        *h = (*h ^ (unsigned char)out->buf[i]) * 0x100000001b3ull;
+    out->len = 0;
+}
+
+/* Runs rd through everything; returns the digest of the output. */
+static uint64_t pipeline(struct xa_reader *rd, struct xa_diag *diag,
+                         size_t size)
 {
     static const char *const formats[] = { "text", "json" };
-    struct xa_diag diag;
-    struct xa_reader *rd = NULL;
     struct xa_merge *mg = NULL;
     struct xa_catalog *cat = NULL;
     struct xa_model *model = NULL;
@@ -32,15 +50,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const struct xa_record *rec;
     const struct xa_reader_stats *st;
     const struct xa_summary *sum;
+    uint64_t h = 0xcbf29ce484222325ull;
     unsigned int i;
 
-    xa_diag_init(&diag);
     xa_out_init(&out, -1);
     if ( size % 3 == 1 )
         mopts.hvm_mode = XA_HVM_MODE_FORCE_SVM;
-    if ( xa_reader_open_mem(data, size, &diag, &rd) ||
-         xa_merge_new(rd, &mg) || xa_catalog_new(&cat) ||
-         xa_model_new(cat, &diag, &mopts, &model) )
+    if ( xa_merge_new(rd, &mg) || xa_catalog_new(&cat) ||
+         xa_model_new(cat, diag, &mopts, &model) )
         goto out;
     xa_dump_init(&dump, cat, 62500000);
     dump.show_tsc = size & 1;
@@ -48,12 +65,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     {
         /* As the CLI: the dump shows the vCPU before the record. */
         xa_dump_record(&dump, rec, model, &out);
-        out.len = 0;
+        digest(&h, &out);
         xa_model_feed(model, rec);
     }
     xa_model_finish(model);
-    xa_report_diag_text(&diag, &out);
-    out.len = 0;
+    xa_report_diag_text(diag, &out);
+    digest(&h, &out);
 
     st = xa_reader_stats(rd);
     {
@@ -61,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             .records = st->records + st->windows,
             .nr_pcpus = st->nr_cpus,
             .cpu_hz = size & 2 ? 0 : 2400000000u,
-            .diag = &diag,
+            .diag = diag,
         };
         struct xa_report_opts ropts = { .report_pcpu = true };
 
@@ -71,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for ( i = 0; i < sizeof(formats) / sizeof(formats[0]); i++ )
         {
             xa_report_find(formats[i])->render(sum, &ropts, &out);
-            out.len = 0;
+            digest(&h, &out);
         }
     }
 
@@ -80,6 +97,52 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     xa_model_free(model);
     xa_catalog_free(cat);
     xa_merge_free(mg);
+    return h;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct xa_diag diag_mem, diag_fd;
+    struct xa_reader *rd = NULL;
+    FILE *f = NULL;
+    uint64_t h_mem, h_fd;
+    unsigned int i;
+
+    xa_diag_init(&diag_mem);
+    if ( xa_reader_open_mem(data, size, &diag_mem, &rd) )
+        return 0;
+    h_mem = pipeline(rd, &diag_mem, size);
     xa_reader_free(rd);
+    rd = NULL;
+
+    f = tmpfile();
+    if ( !f )
+        return 0;
+    if ( fwrite(data, 1, size, f) != size || fflush(f) ||
+         fseek(f, 0, SEEK_SET) )
+        goto out;
+    xa_diag_init(&diag_fd);
+    if ( xa_reader_open_fd(fileno(f), &diag_fd, &rd) )
+        goto out;
+    h_fd = pipeline(rd, &diag_fd, size);
+
+    for ( i = 0; i < XA_DIAG_NR; i++ )
+        if ( diag_mem.e[i].count != diag_fd.e[i].count )
+        {
+            fprintf(stderr, "%s: %llu from memory, %llu streamed\n",
+                    xa_diag_name((enum xa_diag_kind)i),
+                    (unsigned long long)diag_mem.e[i].count,
+                    (unsigned long long)diag_fd.e[i].count);
+            abort();
+        }
+    if ( h_mem != h_fd )
+    {
+        fprintf(stderr, "output differs between memory and stream\n");
+        abort();
+    }
+
+ out:
+    xa_reader_free(rd);
+    fclose(f);
     return 0;
 }

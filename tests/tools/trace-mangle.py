@@ -244,6 +244,22 @@ def case_bad_cpu_negative():
     return window(0, a) + window(-1, c) + window(1, b)
 
 
+def case_high_cpu():
+    # A legal but high CPU number (65535): the model must not spend memory
+    # or time on the 65534 CPUs below it that never appear.
+    a, _ = vmx_cpu(0, 1000)
+    b, _ = vmx_cpu(1, 1010)
+    return window(0, a) + window(65535, b)
+
+
+def case_late_cpu():
+    # CPU 9's first record comes while d1v0 runs on CPU 0: d1v0's running
+    # interval (2000 cycles) must survive the model growing its CPU table.
+    a = runstate(1, 0, 1, 0, 1000) + runstate(1, 0, 0, 2, 3000)
+    b = runstate(2, 0, 1, 0, 2000)
+    return window(0, a) + window(9, b)
+
+
 def case_unknown_event():
     # A record of class 0x400 (no table) with three extra words.
     a, t = vmx_cpu(0, 1000)
@@ -279,6 +295,8 @@ CASES = {
     'tsc-backwards': case_tsc_backwards,
     'unknown-event': case_unknown_event,
     'lost-records': case_lost_records,
+    'high-cpu': case_high_cpu,
+    'late-cpu': case_late_cpu,
     'no-record': case_no_record,
 }
 
