@@ -18,7 +18,9 @@ It also checks the record format of docs/arm-trace-events.md:
 Exit status: 0 = trace decodes and all checks pass, 1 = a check failed,
 2 = usage / I/O error.  --require lets a test demand records, e.g.
   check.py --require exit,entry,clock,hvc,dabt,sysreg,wfx,irq trace.xentrace
---json prints the counts as JSON (stable keys, for tests).
+--json prints the counts as JSON (stable keys, for tests); --expect FILE
+compares them with a JSON file written earlier by --json (e.g. the
+committed tests/fixtures/arm64/*.check.json) and fails on any difference.
 
 Python 3 standard library only.
 """
@@ -145,7 +147,35 @@ def sysreg_name(enc):
     op1 = (enc >> 14) & 7
     crn = (enc >> 10) & 15
     crm = (enc >> 1) & 15
-    # ID registers (op0=3 op1=0 CRn=0) trapped via HCR_EL2.TID3 etc.
+    if op0 == 2 and op1 == 0 and crn == 0 and 4 <= op2 <= 7:
+        # Breakpoint/watchpoint value/control registers (MDCR_EL2.TDA)
+        return "DBG%s%d_EL1" % (("BVR", "BCR", "WVR", "WCR")[op2 - 4], crm)
+    if op0 == 3 and op1 == 0 and crn == 0 and crm >= 1:
+        # ID registers trapped via HCR_EL2.TID3
+        aa64 = {(4, 0): "ID_AA64PFR0_EL1", (4, 1): "ID_AA64PFR1_EL1",
+                (4, 4): "ID_AA64ZFR0_EL1", (4, 5): "ID_AA64SMFR0_EL1",
+                (5, 0): "ID_AA64DFR0_EL1",
+                (5, 1): "ID_AA64DFR1_EL1", (5, 4): "ID_AA64AFR0_EL1",
+                (5, 5): "ID_AA64AFR1_EL1", (6, 0): "ID_AA64ISAR0_EL1",
+                (6, 1): "ID_AA64ISAR1_EL1", (6, 2): "ID_AA64ISAR2_EL1",
+                (7, 0): "ID_AA64MMFR0_EL1", (7, 1): "ID_AA64MMFR1_EL1",
+                (7, 2): "ID_AA64MMFR2_EL1"}
+        aa32 = {(1, 0): "ID_PFR0_EL1", (1, 1): "ID_PFR1_EL1",
+                (1, 2): "ID_DFR0_EL1", (1, 3): "ID_AFR0_EL1",
+                (1, 4): "ID_MMFR0_EL1", (1, 5): "ID_MMFR1_EL1",
+                (1, 6): "ID_MMFR2_EL1", (1, 7): "ID_MMFR3_EL1",
+                (2, 0): "ID_ISAR0_EL1", (2, 1): "ID_ISAR1_EL1",
+                (2, 2): "ID_ISAR2_EL1", (2, 3): "ID_ISAR3_EL1",
+                (2, 4): "ID_ISAR4_EL1", (2, 5): "ID_ISAR5_EL1",
+                (2, 6): "ID_MMFR4_EL1", (2, 7): "ID_ISAR6_EL1",
+                (3, 0): "MVFR0_EL1", (3, 1): "MVFR1_EL1", (3, 2): "MVFR2_EL1",
+                (3, 4): "ID_PFR2_EL1", (3, 5): "ID_DFR1_EL1",
+                (3, 6): "ID_MMFR5_EL1"}
+        name = aa64.get((crm, op2)) or aa32.get((crm, op2))
+        if name:
+            return name
+    if (op0, op1, crn, crm, op2) == (3, 3, 9, 14, 0):
+        return "PMUSERENR_EL0"
     return "S%d_%d_C%d_C%d_%d" % (op0, op1, crn, crm, op2)
 
 
@@ -463,6 +493,8 @@ def main(argv=None):
                     ",".join(SHORT))
     ap.add_argument("--clock", type=float, default=None,
                     help="expected TRC_ARM_CLOCK rate in Hz (e.g. 62.5e6)")
+    ap.add_argument("--expect", metavar="JSON",
+                    help="fail unless the --json counts equal this file's")
     a = ap.parse_args(argv)
     try:
         with open(a.trace, "rb") as fh:
@@ -486,6 +518,22 @@ def main(argv=None):
             if any(hz != int(a.clock) for hz in pc["clock_hz"]):
                 problems.append("cpu%d: clock %s != %d" %
                                 (cpu, pc["clock_hz"], int(a.clock)))
+    if a.expect:
+        try:
+            with open(a.expect) as fh:
+                want = json.load(fh)
+        except (OSError, ValueError) as e:
+            print("check.py: %s: %s" % (a.expect, e), file=sys.stderr)
+            return 2
+        got = json.loads(json.dumps(to_json(st, per_cpu, details, [])))
+        want.pop("problems", None)
+        got.pop("problems", None)
+        for key in sorted(set(want) | set(got)):
+            if want.get(key) != got.get(key):
+                problems.append("differs from %s: %s: expected %s, got %s" %
+                                (a.expect, key,
+                                 json.dumps(want.get(key))[:200],
+                                 json.dumps(got.get(key))[:200]))
     if a.json:
         json.dump(to_json(st, per_cpu, details, problems), sys.stdout,
                   indent=1, sort_keys=True)
