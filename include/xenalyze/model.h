@@ -29,15 +29,21 @@ struct xa_model_opts {
     enum xa_hvm_mode hvm_hint;  /* starting guess under AUTO */
 };
 
+/* What a first look at a trace tells (see xa_trace_peek()). */
+struct xa_trace_hints {
+    enum xa_hvm_mode hvm_mode;  /* XA_HVM_SVM on SVM evidence */
+    uint64_t clock_hz;          /* an Arm clock record's rate, or 0 */
+};
+
 /**
- * xa_detect_hvm_mode - look ahead in a trace file for SVM evidence
+ * xa_trace_peek - look ahead in a trace file, for the dump
  * @path: trace file (not "-")
  * @max_records: how many records to look at, at most
- * @mode: XA_HVM_SVM if an SVM exit record or an exit code beyond VMX's
- *        range was seen, else XA_HVM_VMX
+ * @h: filled in: SVM if an SVM exit record or an exit code beyond VMX's
+ *     range was seen, and the first clock record's rate
  */
-XA_API int xa_detect_hvm_mode(const char *path, uint64_t max_records,
-                              enum xa_hvm_mode *mode);
+XA_API int xa_trace_peek(const char *path, uint64_t max_records,
+                         struct xa_trace_hints *h);
 
 struct xa_model;
 

@@ -23,6 +23,7 @@ int cli_run(const struct cli_opts *o)
     struct xa_catalog *cat = NULL;
     struct xa_model *model = NULL;
     struct xa_model_opts mopts = { .hvm_mode = o->hvm_mode };
+    struct xa_trace_hints hints = { .hvm_mode = XA_HVM_VMX };
     struct xa_out out, err;
     struct xa_dump dump;
     const struct xa_record *rec;
@@ -34,9 +35,9 @@ int cli_run(const struct cli_opts *o)
     xa_out_init(&out, STDOUT_FILENO);
     xa_out_init(&err, STDERR_FILENO);
 
-    if ( o->mode == CLI_DUMP && o->hvm_mode == XA_HVM_MODE_AUTO &&
-         strcmp(o->path, "-") )
-        xa_detect_hvm_mode(o->path, 4000000, &mopts.hvm_hint);
+    if ( o->mode == CLI_DUMP && strcmp(o->path, "-") )
+        xa_trace_peek(o->path, 4000000, &hints);
+    mopts.hvm_hint = hints.hvm_mode;
     rc = xa_reader_open(o->path, &diag, &rd);
     if ( rc )
     {
@@ -52,6 +53,12 @@ int cli_run(const struct cli_opts *o)
     xa_dump_init(&dump, cat, o->hz);
     dump.show_tsc = o->show_tsc;
     dump.hz_given = o->hz_given;
+    if ( !o->hz_given && hints.clock_hz >= XA_HZ_MIN &&
+         hints.clock_hz <= XA_HZ_MAX )
+    {
+        dump.hz = hints.clock_hz;
+        dump.hz_from_trace = true;
+    }
 
     while ( (rc = xa_merge_next(mg, &rec)) == XA_OK )
     {

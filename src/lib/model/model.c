@@ -891,3 +891,56 @@ const struct xa_fmt_ctx *xa_model_fmt_ctx(const struct xa_model *m)
 {
     return &m->fmt;
 }
+
+/*
+ * A first look at a trace for the dump, which must name exits and convert
+ * times before it has seen the whole trace: SVM if an exit code no VMX
+ * exit reason uses, or a separate SVM exit record, appears among the first
+ * max_records; the rate of the first Arm clock record.
+ */
+int xa_trace_peek(const char *path, uint64_t max_records,
+                  struct xa_trace_hints *h)
+{
+    struct xa_diag diag;
+    struct xa_reader *rd = NULL;
+    struct xa_record rec;
+    uint64_t n = 0;
+    unsigned int i;
+    int rc;
+
+    h->hvm_mode = XA_HVM_VMX;
+    h->clock_hz = 0;
+    xa_diag_init(&diag);
+    rc = xa_reader_open(path, &diag, &rd);
+    if ( rc )
+        return rc;
+    for ( i = 0; i < xa_reader_nr_cpus(rd) || xa_reader_scan(rd) == XA_OK;
+          i++ )
+    {
+        if ( i >= xa_reader_nr_cpus(rd) )
+            break;
+        while ( n < max_records &&
+                xa_reader_next(rd, xa_reader_cpu_at(rd, i), &rec) == XA_OK )
+        {
+            uint32_t low = rec.event & ~(uint32_t)(XA_TRC_64_FLAG |
+                                                   XA_TRC_HVM_NESTEDFLAG);
+
+            n++;
+            if ( rec.nr_extra < 1 )
+                continue;
+            if ( low == XA_TRC_HVM_SVM_EXIT ||
+                 (low == XA_TRC_HVM_VMEXIT &&
+                  rec.extra[0] > xa_vmx_exit_max() &&
+                  rec.extra[0] != UINT32_MAX) )
+                h->hvm_mode = XA_HVM_SVM;
+            else if ( rec.event == XA_TRC_ARM_CLOCK && rec.nr_extra >= 2 &&
+                      !h->clock_hz )
+                h->clock_hz = rec.extra[0] | ((uint64_t)rec.extra[1] << 32);
+            if ( h->hvm_mode == XA_HVM_SVM && h->clock_hz )
+                goto out;
+        }
+    }
+ out:
+    xa_reader_free(rd);
+    return XA_OK;
+}

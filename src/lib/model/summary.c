@@ -304,6 +304,18 @@ void model_summary_free(struct xa_summary *s)
     free(s);
 }
 
+static bool domain_has_guest_data(const struct domain *d)
+{
+    unsigned int i;
+
+    for ( i = 0; i < d->nr_vcpus; i++ )
+        if ( d->vcpus[i] && ((d->vcpus[i]->exits && d->vcpus[i]->exits->nr) ||
+                             d->vcpus[i]->hypercalls.nr ||
+                             d->vcpus[i]->pv_events.nr) )
+            return true;
+    return false;
+}
+
 static void decide_arch(const struct xa_model *m, struct xa_summary *s)
 {
     bool hvm = m->hvm_exits > 0, arm = m->arm_records > 0;
@@ -392,7 +404,12 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
         {
             struct xa_sum_domain *sd;
 
-            if ( d->id == XA_DOM_DEFAULT )
+            /*
+             * The default domain stands for "not known yet": list it only
+             * when exits happened before any record said who was running
+             * (e.g. a trace of the TRC_ARM class alone).
+             */
+            if ( d->id == XA_DOM_DEFAULT && !domain_has_guest_data(d) )
                 continue;
             sd = &s->domains[s->nr_domains++];
             sd->id = d->id;

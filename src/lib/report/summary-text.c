@@ -167,7 +167,11 @@ static void render(const struct xa_summary *s,
     {
         const struct xa_sum_domain *d = &s->domains[i];
 
-        xa_out_printf(o, "|-- Domain %u --|\n", d->id);
+        if ( d->id == 32768 )
+            xa_out_str(o, "|-- Domain 32768 (unknown: exits before any record "
+                          "said which vCPU ran) --|\n");
+        else
+            xa_out_printf(o, "|-- Domain %u --|\n", d->id);
         xa_out_str(o, " Runstates:                  " STAT_HDR "\n");
         for ( j = 0; j < XA_DRS_NR; j++ )
             if ( d->rs[j]->count )
