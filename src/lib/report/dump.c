@@ -65,8 +65,18 @@ static void dump_time(struct xa_dump *d, const struct xa_record *rec,
 void xa_dump_record(struct xa_dump *d, const struct xa_record *rec,
                     const struct xa_model *m, struct xa_out *o)
 {
-    const struct xa_event_desc *desc;
     unsigned int dom, vcpu;
+
+    xa_dump_record_as(d, rec, xa_model_pcpu_current(m, rec->cpu, &dom, &vcpu)
+                              ? dom << 16 | vcpu : XA_DUMP_NO_VCPU,
+                      xa_model_fmt_ctx(m), o);
+}
+
+void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
+                       uint32_t current, const struct xa_fmt_ctx *fmt,
+                       struct xa_out *o)
+{
+    const struct xa_event_desc *desc;
 
     if ( rec->event == XA_EV_CPU_END )
         return;
@@ -90,12 +100,12 @@ void xa_dump_record(struct xa_dump *d, const struct xa_record *rec,
     dump_time(d, rec, o);
     xa_out_str(o, " p");
     xa_out_u64(o, rec->cpu);
-    if ( xa_model_pcpu_current(m, rec->cpu, &dom, &vcpu) )
+    if ( current != XA_DUMP_NO_VCPU )
     {
         xa_out_str(o, " d");
-        xa_out_u64(o, dom);
+        xa_out_u64(o, current >> 16);
         xa_out_char(o, 'v');
-        xa_out_u64(o, vcpu);
+        xa_out_u64(o, current & 0xffff);
     }
     else
         xa_out_str(o, " d?v?");
@@ -112,7 +122,7 @@ void xa_dump_record(struct xa_dump *d, const struct xa_record *rec,
         xa_out_hexw(o, rec->event, 8);
         xa_out_char(o, ')');
     }
-    xa_catalog_format(d->cat, rec, o, xa_model_fmt_ctx(m));
+    xa_catalog_format(d->cat, rec, o, fmt);
     xa_out_char(o, '\n');
 }
 

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A two-stage pipeline over a ring of batches.  The producer fills a batch
+ * from the merge, the consumer drains it; each waits on a condition
+ * variable only when the ring is full or empty.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include <xenalyze/pipeline.h>
+
+#define BATCH_RECS 2048
+#define NR_BATCHES 8
+
+struct batch {
+    unsigned int n;
+    struct xa_pipe_rec recs[BATCH_RECS];
+};
+
+struct pipe {
+    struct xa_merge *m;
+    xa_pipe_produce_fn *produce;
+    void *parg;
+    struct batch *batches;
+    unsigned int head, tail;        /* filled: [tail, head) mod NR */
+    bool done;                      /* producer finished */
+    int rc;
+    pthread_mutex_t lock;
+    pthread_cond_t not_full, not_empty;
+};
+
+/* Fills one batch; returns false at the end of the stream or on error. */
+static bool fill(struct pipe *p, struct batch *b)
+{
+    const struct xa_record *rec;
+    int rc = XA_OK;
+
+    b->n = 0;
+    while ( b->n < BATCH_RECS && (rc = xa_merge_next(p->m, &rec)) == XA_OK )
+    {
+        struct xa_pipe_rec *r = &b->recs[b->n++];
+
+        r->rec = *rec;
+        r->aux = 0;
+        if ( p->produce )
+            p->produce(p->parg, rec, &r->aux);
+    }
+    if ( rc < 0 )
+        p->rc = rc;
+    return rc == XA_OK;
+}
+
+static void *producer(void *arg)
+{
+    struct pipe *p = arg;
+    bool more = true;
+
+    while ( more )
+    {
+        struct batch *b;
+
+        pthread_mutex_lock(&p->lock);
+        while ( p->head - p->tail == NR_BATCHES )
+            pthread_cond_wait(&p->not_full, &p->lock);
+        b = &p->batches[p->head % NR_BATCHES];
+        pthread_mutex_unlock(&p->lock);
+
+        more = fill(p, b);
+
+        pthread_mutex_lock(&p->lock);
+        p->head++;
+        pthread_cond_signal(&p->not_empty);
+        pthread_mutex_unlock(&p->lock);
+    }
+    pthread_mutex_lock(&p->lock);
+    p->done = true;
+    pthread_cond_signal(&p->not_empty);
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+int xa_pipeline_run(struct xa_merge *m, xa_pipe_produce_fn *produce,
+                    void *parg, xa_pipe_consume_fn *consume, void *carg)
+{
+    struct pipe p = { .m = m, .produce = produce, .parg = parg };
+    pthread_t th;
+    int rc;
+
+    p.batches = malloc(NR_BATCHES * sizeof(*p.batches));
+    if ( !p.batches )
+        return XA_E_NOMEM;
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.not_full, NULL);
+    pthread_cond_init(&p.not_empty, NULL);
+
+    if ( pthread_create(&th, NULL, producer, &p) )
+    {
+        /* One thread: produce and consume in turn. */
+        bool more = true;
+
+        while ( more )
+        {
+            more = fill(&p, &p.batches[0]);
+            if ( p.batches[0].n )
+                consume(carg, p.batches[0].recs, p.batches[0].n);
+        }
+        rc = p.rc;
+        goto out;
+    }
+
+    for ( ;; )
+    {
+        struct batch *b;
+
+        pthread_mutex_lock(&p.lock);
+        while ( p.head == p.tail && !p.done )
+            pthread_cond_wait(&p.not_empty, &p.lock);
+        if ( p.head == p.tail )
+        {
+            pthread_mutex_unlock(&p.lock);
+            break;
+        }
+        b = &p.batches[p.tail % NR_BATCHES];
+        pthread_mutex_unlock(&p.lock);
+
+        if ( b->n )
+            consume(carg, b->recs, b->n);
+
+        pthread_mutex_lock(&p.lock);
+        p.tail++;
+        pthread_cond_signal(&p.not_full);
+        pthread_mutex_unlock(&p.lock);
+    }
+    pthread_join(th, NULL);
+    rc = p.rc;
+
+ out:
+    pthread_cond_destroy(&p.not_empty);
+    pthread_cond_destroy(&p.not_full);
+    pthread_mutex_destroy(&p.lock);
+    free(p.batches);
+    return rc;
+}
