@@ -244,6 +244,16 @@ def case_bad_cpu_negative():
     return window(0, a) + window(-1, c) + window(1, b)
 
 
+def case_junk_after_windows():
+    # Four zero bytes after every window: each gap is garbage (the last
+    # one too short even for that), but no window is lost.
+    a, _ = vmx_cpu(0, 1000)
+    b, _ = vmx_cpu(1, 1010)
+    c = rec(VMEXIT64, 2000, [12, 0x3000, 0]) + rec(VMENTRY, 2050)
+    junk = bytes(4)
+    return window(0, a) + junk + window(1, b) + junk + window(0, c) + junk
+
+
 def case_high_cpu():
     # A legal but high CPU number (65535): the model must not spend memory
     # or time on the 65534 CPUs below it that never appear.
@@ -295,6 +305,7 @@ CASES = {
     'tsc-backwards': case_tsc_backwards,
     'unknown-event': case_unknown_event,
     'lost-records': case_lost_records,
+    'junk-after-windows': case_junk_after_windows,
     'high-cpu': case_high_cpu,
     'late-cpu': case_late_cpu,
     'no-record': case_no_record,
@@ -371,6 +382,10 @@ def cmd_mangle(trace, outdir):
     mid = ws[len(ws) // 2][0]
     emit('insert-between', data[:mid] + bytes(range(256)) * 3 + data[mid:],
          total)
+
+    # Junk after every window: each window is still found.
+    emit('junk-after-windows', b''.join(
+        data[o:o + HDR + s] + bytes(4) for o, _, s in ws), total)
 
     # Records of unknown classes spliced into windows (their sizes grow).
     b = bytearray()

@@ -12,8 +12,8 @@
  * A window is trusted when its CPU-change record is followed, window-size
  * bytes later, by another CPU-change record or the end of the input.
  * Otherwise the scanner looks for the next plausible CPU-change record
- * and cuts the window there (its size lied) or skips the bytes between
- * (garbage).
+ * (sane CPU number and size) and cuts the window there (its size lied) or
+ * skips the bytes between (garbage).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -160,12 +160,18 @@ static enum plaus check_window(struct xa_reader *rd, uint64_t off,
     return avail == 1 ? PLAUS_OK : PLAUS_PAST_EOF;
 }
 
+/*
+ * Whether a CPU-change record found while resynchronising may start a
+ * window: its CPU and size must be sane, but what lies at its end is not
+ * checked.  Demanding another CPU change there would reject every window
+ * of a trace whose windows are each followed by junk, and skip all of it.
+ */
 static bool plausible_start(struct xa_reader *rd, uint64_t off)
 {
     uint32_t cpu, size;
     enum plaus pl = check_window(rd, off, &cpu, &size);
 
-    return (pl == PLAUS_OK || pl == PLAUS_PAST_EOF) && cpu <= XA_CPU_MAX;
+    return pl != PLAUS_NO && cpu <= XA_CPU_MAX;
 }
 
 /* First occurrence of the 4-byte magic in p[0..n), or NULL. */
