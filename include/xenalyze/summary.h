@@ -97,6 +97,8 @@ struct xa_sum_vcpu {
     unsigned int nr_hypercalls;
     struct xa_sum_count *pv_events;
     unsigned int nr_pv_events;
+    struct xa_sum_count *guest_irqs;    /* HVM: injected, by vector */
+    unsigned int nr_guest_irqs;
 };
 
 struct xa_sum_domain {

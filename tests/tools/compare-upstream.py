@@ -45,7 +45,7 @@ def parse_upstream(path):
         m = re.match(r"-- v(\d+) --", line)
         if m and dom is not None:
             vcpu = dom["vcpus"].setdefault(int(m.group(1)),
-                                           {"rs": {}, "exits": {}})
+                                           {"rs": {}, "exits": {}, "irqs": {}})
             section = None
             continue
         if line.startswith(" Runstates:"):
@@ -53,6 +53,9 @@ def parse_upstream(path):
             continue
         if line.startswith("Exit reasons:"):
             section = "exits"
+            continue
+        if line.startswith("Guest interrupt counts:"):
+            section = "irqs"
             continue
         if re.match(r"^\S", line) or line.startswith(" cpu affinity") or \
            line.startswith(" Grant") or line.startswith(" Populate"):
@@ -67,6 +70,10 @@ def parse_upstream(path):
                 dom["rs"][DOM_RS.get(name, name)] = (count, mean)
             else:
                 vcpu["rs"][VCPU_RS.get(name, name)] = (count, mean)
+        elif section == "irqs" and vcpu is not None:
+            m = re.match(r"^  \[\s*(\d+)\] (\d+)", line)
+            if m:
+                vcpu["irqs"][int(m.group(1))] = int(m.group(2))
         elif section == "exits" and vcpu is not None:
             m = re.match(r"^ (\S+)\s+(\d+)\s+[\d.]+s\s+[\d.]+%\s+(\d+) cyc", line)
             if m:
@@ -129,6 +136,14 @@ def main():
                 continue
             for rs, val in v["rs"].items():
                 cmp(f"d{did}v{vid} {rs}", val, ov[vid]["runstates"].get(rs))
+            oi = {int(x["name"], 16): x["count"]
+                  for x in ov[vid].get("guest_interrupts", [])}
+            for vec, count in v["irqs"].items():
+                checked += 1
+                if oi.get(vec) != count:
+                    print(f"DIFF d{did}v{vid} guest interrupt {vec}: "
+                          f"upstream {count}, ours {oi.get(vec)}")
+                    bad += 1
             oe = {norm(e["reason"]): e for e in ov[vid]["exits"]}
             for name, val in v["exits"].items():
                 cmp(f"d{did}v{vid} exit {name}", val, oe.get(norm(name)))

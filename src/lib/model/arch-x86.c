@@ -19,6 +19,7 @@ enum {
     H_MSR_READ = 0x0c,
     H_MSR_WRITE = 0x0d,
     H_CPUID = 0x0e,
+    H_INJ_VIRQ = 0x04,
     H_INTR = 0x0f,
     H_VMMCALL = 0x12,
     H_IOPORT_READ = 0x16,
@@ -60,7 +61,15 @@ static void hvm_handler(struct vcpu *v, const struct xa_record *rec)
     const uint32_t *w = rec->extra;
     bool is64 = rec->event & XA_TRC_64_FLAG;
 
-    if ( !v->exit_open || rec->nr_extra < 1 )
+    if ( rec->nr_extra < 1 )
+        return;
+    /* svm/intr.c, vmx/intr.c: an interrupt injected into the guest. */
+    if ( low == H_INJ_VIRQ )
+    {
+        count_tab_add(&v->guest_irqs, w[0] & 0xff, 1);
+        return;
+    }
+    if ( !v->exit_open )
         return;
     switch ( low )
     {

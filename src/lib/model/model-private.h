@@ -100,6 +100,7 @@ struct vcpu {
 
     struct count_tab hypercalls;    /* PV */
     struct count_tab pv_events;     /* PV, by event id */
+    struct count_tab guest_irqs;    /* HVM: injected interrupts by vector */
 };
 
 struct domain {
@@ -135,6 +136,16 @@ struct pcpu {
 
 #define DOM_HASH 64
 
+/*
+ * What damaged input can make the model track: each domain and vCPU costs
+ * a few KiB, and a vCPU id sizes its domain's table.  Beyond these, ids
+ * count as LIMIT_DOMAINS.  The idle and default domains have one vCPU per
+ * physical CPU, so any CPU number is a valid vCPU id there.
+ */
+#define MODEL_DOMAINS_MAX 4096u
+#define MODEL_VCPU_ID_MAX 4095u
+#define MODEL_VCPUS_MAX 32768u       /* in all domains together */
+
 struct xa_model {
     const struct xa_catalog *cat;
     struct xa_diag *diag;
@@ -149,6 +160,7 @@ struct xa_model {
     unsigned int nr_pcpus;          /* length of pcpus */
     struct domain *dom_hash[DOM_HASH];
     unsigned int nr_domains;
+    unsigned int nr_vcpus_all;      /* vCPUs in all domains */
     unsigned int lost_cpus;
     uint64_t first_tsc, last_tsc;
     uint64_t records;

@@ -88,6 +88,8 @@ static void vcpu_free(struct vcpu *v)
     free(v->hypercalls.counts);
     free(v->pv_events.keys);
     free(v->pv_events.counts);
+    free(v->guest_irqs.keys);
+    free(v->guest_irqs.counts);
     free(v);
 }
 
@@ -167,6 +169,8 @@ static struct domain *domain_find(struct xa_model *m, unsigned int did)
     for ( d = *bucket; d; d = d->hnext )
         if ( d->id == did )
             return d;
+    if ( m->nr_domains >= MODEL_DOMAINS_MAX )
+        return NULL;
     d = calloc(1, sizeof(*d));
     if ( !d )
         return NULL;
@@ -180,9 +184,13 @@ static struct domain *domain_find(struct xa_model *m, unsigned int did)
 struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
                              unsigned int vid)
 {
-    struct domain *d = domain_find(m, did);
+    struct domain *d;
     struct vcpu *v;
 
+    if ( vid > MODEL_VCPU_ID_MAX && did != XA_DOM_IDLE &&
+         did != XA_DOM_DEFAULT )
+        return NULL;
+    d = domain_find(m, did);
     if ( !d )
         return NULL;
     if ( vid >= d->nr_vcpus )
@@ -202,9 +210,12 @@ struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
     v = d->vcpus[vid];
     if ( v )
         return v;
+    if ( m->nr_vcpus_all >= MODEL_VCPUS_MAX )
+        return NULL;
     v = calloc(1, sizeof(*v));
     if ( !v )
         return NULL;
+    m->nr_vcpus_all++;
     v->d = d;
     v->id = vid;
     v->state = RS_INIT;

@@ -176,7 +176,13 @@ static const char *exit_name(const struct xa_model *m, enum vcpu_type type,
     return *owned ? *owned : "UNKNOWN";
 }
 
-static int build_counts(const struct count_tab *t, bool hypercalls,
+enum count_kind {
+    COUNT_HYPERCALL,
+    COUNT_EVENT,
+    COUNT_VECTOR,
+};
+
+static int build_counts(const struct count_tab *t, enum count_kind kind,
                         struct xa_sum_count **out, unsigned int *nr)
 {
     unsigned int i;
@@ -193,7 +199,7 @@ static int build_counts(const struct count_tab *t, bool hypercalls,
     {
         uint32_t k = t->keys[i];
 
-        if ( hypercalls )
+        if ( kind == COUNT_HYPERCALL )
         {
             const char *n = xa_hypercall_name(k & ~XA_PV_SUBCALL_BIT);
             const char *pfx = (k & XA_PV_SUBCALL_BIT) ? "multicall:" : "";
@@ -204,6 +210,8 @@ static int build_counts(const struct count_tab *t, bool hypercalls,
                 snprintf(buf, sizeof(buf), "%s%u", pfx,
                          k & ~XA_PV_SUBCALL_BIT);
         }
+        else if ( kind == COUNT_VECTOR )
+            snprintf(buf, sizeof(buf), "0x%02x", k);
         else
             snprintf(buf, sizeof(buf), "0x%08x", k);
         (*out)[i].name = xstrdup(buf);
@@ -260,11 +268,14 @@ static int build_vcpu(const struct xa_model *m, const struct vcpu *v,
         }
         qsort(sv->exits, sv->nr_exits, sizeof(*sv->exits), cmp_exit);
     }
-    rc = build_counts(&v->hypercalls, true, &sv->hypercalls,
+    rc = build_counts(&v->hypercalls, COUNT_HYPERCALL, &sv->hypercalls,
                       &sv->nr_hypercalls);
     if ( !rc )
-        rc = build_counts(&v->pv_events, false, &sv->pv_events,
+        rc = build_counts(&v->pv_events, COUNT_EVENT, &sv->pv_events,
                           &sv->nr_pv_events);
+    if ( !rc )
+        rc = build_counts(&v->guest_irqs, COUNT_VECTOR, &sv->guest_irqs,
+                          &sv->nr_guest_irqs);
     return rc;
 }
 
@@ -296,6 +307,9 @@ void model_summary_free(struct xa_summary *s)
             for ( k = 0; k < v->nr_pv_events; k++ )
                 free(v->pv_events[k].name);
             free(v->pv_events);
+            for ( k = 0; k < v->nr_guest_irqs; k++ )
+                free(v->guest_irqs[k].name);
+            free(v->guest_irqs);
         }
         free(d->vcpus);
     }
@@ -311,7 +325,8 @@ static bool domain_has_guest_data(const struct domain *d)
     for ( i = 0; i < d->nr_vcpus; i++ )
         if ( d->vcpus[i] && ((d->vcpus[i]->exits && d->vcpus[i]->exits->nr) ||
                              d->vcpus[i]->hypercalls.nr ||
-                             d->vcpus[i]->pv_events.nr) )
+                             d->vcpus[i]->pv_events.nr ||
+                             d->vcpus[i]->guest_irqs.nr) )
             return true;
     return false;
 }

@@ -139,6 +139,8 @@ static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
     counts(o, "hypercalls", v->hypercalls, v->nr_hypercalls);
     xa_out_char(o, ',');
     counts(o, "pv_events", v->pv_events, v->nr_pv_events);
+    xa_out_char(o, ',');
+    counts(o, "guest_interrupts", v->guest_irqs, v->nr_guest_irqs);
     xa_out_char(o, '}');
 }
 

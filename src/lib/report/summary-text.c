@@ -98,6 +98,13 @@ static void render_vcpu(struct xa_out *o, const struct xa_summary *s,
             xa_out_printf(o, "   %-26s %8llu\n", v->hypercalls[i].name,
                           (unsigned long long)v->hypercalls[i].count);
     }
+    if ( v->nr_guest_irqs )
+    {
+        xa_out_str(o, " Guest interrupts injected (by vector):  count\n");
+        for ( i = 0; i < v->nr_guest_irqs; i++ )
+            xa_out_printf(o, "   [%s] %-20s %8llu\n", v->guest_irqs[i].name,
+                          "", (unsigned long long)v->guest_irqs[i].count);
+    }
     if ( v->nr_pv_events )
     {
         xa_out_str(o, " PV events (by id):             count\n");
