@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Log-linear histograms: exact count, total, min, max; percentiles within
+ * 0.8% of the true nearest-rank sample; merging equals adding everything
+ * to one histogram.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include <xenalyze/stats.h>
+
+#include "tap.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Worst relative error of every reported percentile against the sample. */
+static double check_dist(const char *what, uint64_t *v, unsigned int n)
+{
+    struct xa_stat s, a, b;
+    double worst = 0;
+    uint64_t sum = 0;
+    unsigned int i;
+
+    xa_stat_init(&s);
+    xa_stat_init(&a);
+    xa_stat_init(&b);
+    for ( i = 0; i < n; i++ )
+    {
+        xa_stat_add(&s, v[i]);
+        xa_stat_add(i % 3 ? &a : &b, v[i]);
+        sum += v[i];
+    }
+    xa_stat_merge(&a, &b);
+    qsort(v, n, sizeof(*v), cmp_u64);
+    TAP_EQ(s.count, n, "%s: count", what);
+    TAP_EQ(s.cycles, sum, "%s: total", what);
+    TAP_EQ(s.min, v[0], "%s: min", what);
+    TAP_EQ(s.max, v[n - 1], "%s: max", what);
+    TAP_EQ(xa_stat_mean(&s), sum / n, "%s: mean", what);
+    for ( i = 0; i < XA_STAT_NR_PCT; i++ )
+    {
+        double p = xa_stat_pcts[i];
+        uint64_t rank = (uint64_t)ceil(p / 100.0 * n);
+        uint64_t want = v[(rank ? rank : 1) - 1];
+        uint64_t got = xa_stat_pct(&s, p);
+        double err = fabs((double)got - (double)want) /
+                     (want ? (double)want : 1.0);
+
+        if ( err > worst )
+            worst = err;
+        TAP_EQ(xa_stat_pct(&a, p), got, "%s: merged p%g equals one", what,
+               p);
+    }
+    tap_ok(worst <= 0.008, "%s: worst percentile error %.4f%% <= 0.8%%",
+           what, worst * 100);
+    TAP_EQ(a.count, s.count, "%s: merged count", what);
+    TAP_EQ(a.cycles, s.cycles, "%s: merged total", what);
+    xa_stat_dispose(&s);
+    xa_stat_dispose(&a);
+    xa_stat_dispose(&b);
+    return worst;
+}
+
+int main(void)
+{
+    enum { N = 200000 };
+    uint64_t *v = malloc(N * sizeof(*v));
+    unsigned int i;
+    struct xa_stat e;
+
+    for ( i = 0; i < N; i++ )
+        v[i] = 1 + rnd() % 100000;
+    check_dist("uniform 1..1e5", v, N);
+    for ( i = 0; i < N; i++ )
+        v[i] = (uint64_t)exp((double)(rnd() % 40000) / 1000.0);
+    check_dist("log-uniform 1..2e17", v, N);
+    for ( i = 0; i < N; i++ )
+        v[i] = rnd() % 64;
+    check_dist("small values, exact", v, N);
+    for ( i = 0; i < 1000; i++ )
+        v[i] = i % 2 ? 5000 : 3;
+    check_dist("two values", v, 1000);
+    v[0] = UINT64_MAX;
+    v[1] = 0;
+    check_dist("extremes", v, 2);
+
+    xa_stat_init(&e);
+    TAP_EQ(xa_stat_pct(&e, 50), 0, "empty: p50 is 0");
+    TAP_EQ(xa_stat_mean(&e), 0, "empty: mean is 0");
+    xa_stat_dispose(&e);
+    free(v);
+    return tap_done();
+}
