@@ -254,6 +254,15 @@ def case_junk_after_windows():
     return window(0, a) + junk + window(1, b) + junk + window(0, c) + junk
 
 
+def case_vcpu_id_too_big():
+    # A runstate change for d1v5000: beyond the vCPU ids the model tracks
+    # (each would size its domain's table), so it is counted, not followed.
+    a, t = vmx_cpu(0, 1000)
+    a += runstate(1, 5000, 1, 0, t)
+    b, _ = vmx_cpu(1, 1010)
+    return window(0, a) + window(1, b)
+
+
 def case_high_cpu():
     # A legal but high CPU number (65535): the model must not spend memory
     # or time on the 65534 CPUs below it that never appear.
@@ -306,6 +315,7 @@ CASES = {
     'unknown-event': case_unknown_event,
     'lost-records': case_lost_records,
     'junk-after-windows': case_junk_after_windows,
+    'vcpu-id-too-big': case_vcpu_id_too_big,
     'high-cpu': case_high_cpu,
     'late-cpu': case_late_cpu,
     'no-record': case_no_record,
