@@ -110,7 +110,7 @@ struct xa_sum_domain {
     uint64_t pod_populate, pod_reclaim, pod_splinter;
 };
 
-#define XA_NR_VOLUME 12
+#define XA_NR_VOLUME 13
 XA_API const char *xa_volume_name(unsigned int i);
 
 struct xa_sum_pcpu {

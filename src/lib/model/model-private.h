@@ -117,7 +117,7 @@ struct domain {
     struct domain *hnext;
 };
 
-#define NR_VOL 12                    /* main classes + HVM sub-classes */
+#define NR_VOL 13                    /* main classes + HVM sub-classes */
 
 struct pcpu {
     unsigned int id;

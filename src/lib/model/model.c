@@ -760,7 +760,14 @@ static void check_known(struct xa_model *m, const struct xa_record *rec)
         xa_diag_add(m->diag, XA_DIAG_SHORT_RECORD, rec->offset, rec->cpu);
 }
 
-static unsigned int volume_index(uint32_t ev)
+/* Log-volume slot + 1 of each main class; 0: "other". */
+static const uint8_t volume_of_main[0x1000] = {
+    [0x001] = 1, [0x002] = 2, [0x004] = 3, [0x008] = 4,
+    [0x010] = 5, [0x020] = 6, [0x040] = 7, [0x080] = 8,
+    [0x100] = 13,
+};
+
+static inline unsigned int volume_index(uint32_t ev)
 {
     unsigned int main = XA_TRC_MAIN(ev);
 
@@ -776,7 +783,7 @@ static unsigned int volume_index(uint32_t ev)
             return 3;
         }
     }
-    return main ? (unsigned int)__builtin_ctz(main) & 7 : 8;
+    return volume_of_main[main] ? volume_of_main[main] - 1u : 8u;
 }
 
 /* A CPU's data ends: the vCPU running there is lost from now on. */
@@ -794,13 +801,15 @@ static void pcpu_end(struct xa_model *m, struct pcpu *p)
 
 void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
 {
-    struct pcpu *p = rec->cpu < m->nr_pcpus && m->pcpus[rec->cpu] &&
-                     m->pcpus[rec->cpu]->present
-                     ? m->pcpus[rec->cpu] : pcpu_get(m, rec->cpu);
+    struct pcpu *p = rec->cpu < m->nr_pcpus ? m->pcpus[rec->cpu] : NULL;
     uint32_t ev = rec->event;
 
-    if ( !p )
-        return;
+    if ( !p || !p->present )
+    {
+        p = pcpu_get(m, rec->cpu);
+        if ( !p )
+            return;
+    }
     if ( ev == XA_EV_CPU_END )
     {
         pcpu_end(m, p);

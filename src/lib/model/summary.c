@@ -23,7 +23,7 @@ static const char *const drs_names[XA_DRS_NR] = {
 
 static const char *const volume_names[XA_NR_VOLUME] = {
     "gen", "sched", "dom0op", "hvm", "mem", "pv", "shadow", "hw",
-    "other", "hvm:vmentry", "hvm:vmexit", "hvm:handler",
+    "other", "hvm:vmentry", "hvm:vmexit", "hvm:handler", "arm",
 };
 
 const char *xa_rs_name(enum xa_rs rs)
