@@ -75,37 +75,30 @@ static inline struct cpu_stream *reader_cpu(struct xa_reader *rd,
     return cpu < rd->cpus_len ? rd->cpus[cpu] : NULL;
 }
 
+/* Size of the record whose header is hdr. */
+static inline uint32_t reader_rec_size(uint32_t hdr)
+{
+    return 4 + (hdr >> 31) * 8 + ((hdr >> 28) & 7) * 4;
+}
+
 /*
- * The next record of cs when it is an ordinary one wholly inside the
- * current window: returns true and fills rec.  Otherwise (window end,
- * truncation, TSC going back, trace-machinery records) returns false and
- * consumes nothing: call xa_reader_next().
+ * Decodes the record at cs->p, known to lie wholly inside the window, and
+ * moves past it.  The extra words are copied as a block of 7 when the
+ * window holds that many bytes (the words past nr_extra mean nothing).
  */
-static inline bool reader_fast_next(struct xa_reader *rd,
-                                    struct cpu_stream *cs, unsigned int cpu,
-                                    struct xa_record *rec)
+static inline void reader_decode(struct xa_reader *rd, struct cpu_stream *cs,
+                                 unsigned int cpu, uint32_t hdr,
+                                 struct xa_record *rec)
 {
     const uint8_t *p = cs->p;
-    size_t left = (size_t)(cs->end - p);
-    uint32_t hdr, nr_extra, need;
+    uint32_t nr_extra = (hdr >> 28) & 7;
 
-    if ( left < 4 )
-        return false;
-    hdr = rd32(p);
-    nr_extra = (hdr >> 28) & 7;
-    need = 4 + (hdr >> 31) * 8 + nr_extra * 4;
-    if ( left < need || (hdr & 0x0ffff000) == (XA_TRC_GEN & 0x0ffff000) )
-        return false;
     rec->offset = cs->base + (uint64_t)(p - cs->start);
     p += 4;
     if ( hdr >> 31 )
     {
-        uint64_t tsc = rd64(p);
-
-        if ( tsc < cs->last_tsc )
-            return false;
-        cs->last_tsc = tsc;
-        rec->tsc = tsc;
+        cs->last_tsc = rd64(p);
+        rec->tsc = cs->last_tsc;
         rec->has_tsc = 1;
         p += 8;
     }
@@ -124,6 +117,29 @@ static inline bool reader_fast_next(struct xa_reader *rd,
         memcpy(rec->extra, p, nr_extra * 4);
     cs->p = p + nr_extra * 4;
     rd->stats.records++;
+}
+
+/*
+ * The next record of cs when it is an ordinary one wholly inside the
+ * current window: returns true and fills rec.  Otherwise (window end,
+ * truncation, TSC going back, trace-machinery records) returns false and
+ * consumes nothing: call xa_reader_next().
+ */
+static inline bool reader_fast_next(struct xa_reader *rd,
+                                    struct cpu_stream *cs, unsigned int cpu,
+                                    struct xa_record *rec)
+{
+    size_t left = (size_t)(cs->end - cs->p);
+    uint32_t hdr;
+
+    if ( left < 4 )
+        return false;
+    hdr = rd32(cs->p);
+    if ( left < reader_rec_size(hdr) ||
+         (hdr & 0x0ffff000) == (XA_TRC_GEN & 0x0ffff000) ||
+         ((hdr >> 31) && rd64(cs->p + 4) < cs->last_tsc) )
+        return false;
+    reader_decode(rd, cs, cpu, hdr, rec);
     return true;
 }
 

@@ -450,7 +450,7 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
     {
         const uint8_t *p = cs->p;
         size_t left = (size_t)(cs->end - p);
-        uint32_t hdr, nr_extra, need;
+        uint32_t hdr;
 
         if ( left == 0 )
         {
@@ -475,43 +475,18 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
         if ( left < 4 )
             goto truncated;
         hdr = rd32(p);
-        nr_extra = (hdr >> 28) & 7;
-        need = 4 + (hdr >> 31) * 8 + nr_extra * 4;
-        if ( left < need )
+        if ( left < reader_rec_size(hdr) )
             goto truncated;
-
-        rec->event = hdr & 0x0fffffff;
-        rec->nr_extra = (uint8_t)nr_extra;
-        rec->cpu = (uint16_t)cpu;
-        rec->offset = cs->base + (uint64_t)(p - cs->start);
-        p += 4;
-        if ( hdr >> 31 )
-        {
-            uint64_t tsc = rd64(p);
-
-            if ( tsc < cs->last_tsc )
-                xa_diag_add(rd->diag, XA_DIAG_TSC_BACKWARDS, rec->offset,
-                            cpu);
-            cs->last_tsc = tsc;
-            rec->tsc = tsc;
-            rec->has_tsc = 1;
-            p += 8;
-        }
-        else
-        {
-            rec->tsc = cs->last_tsc;
-            rec->has_tsc = 0;
-            rd->stats.tscless++;
-        }
-        memcpy(rec->extra, p, nr_extra * 4);
-        cs->p = p + nr_extra * 4;
-        rd->stats.records++;
+        if ( (hdr >> 31) && rd64(p + 4) < cs->last_tsc )
+            xa_diag_add(rd->diag, XA_DIAG_TSC_BACKWARDS,
+                        cs->base + (uint64_t)(p - cs->start), cpu);
+        reader_decode(rd, cs, cpu, hdr, rec);
         if ( rec->event == XA_TRC_TRACE_WRAP_BUFFER )
             rd->stats.wraps++;
         else if ( rec->event == XA_TRC_LOST_RECORDS )
         {
             rd->stats.lost++;
-            if ( nr_extra >= 1 )
+            if ( rec->nr_extra >= 1 )
                 rd->diag->lost_records += rec->extra[0];
             xa_diag_add(rd->diag, XA_DIAG_LOST_RECORDS, rec->offset, cpu);
         }
