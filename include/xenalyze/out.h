@@ -54,7 +54,29 @@ static inline void xa_out_mem(struct xa_out *o, const void *p, size_t n)
 {
     if ( o->len + n <= o->cap )
     {
-        memcpy(o->buf + o->len, p, n);
+        char *d = o->buf + o->len;
+        const char *s = p;
+
+        /* Short copies (names, fields) without a call: overlapping words. */
+        if ( n >= 8 && n <= 16 )
+        {
+            memcpy(d, s, 8);
+            memcpy(d + n - 8, s + n - 8, 8);
+        }
+        else if ( n >= 4 && n < 8 )
+        {
+            memcpy(d, s, 4);
+            memcpy(d + n - 4, s + n - 4, 4);
+        }
+        else if ( n < 4 )
+        {
+            size_t i;
+
+            for ( i = 0; i < n; i++ )
+                d[i] = s[i];
+        }
+        else
+            memcpy(d, s, n);
         o->len += n;
     }
     else

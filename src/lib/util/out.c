@@ -88,35 +88,60 @@ static const char digit_pairs[201] =
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
 
-/* Two digits per division: the dump prints tens of millions of numbers. */
-static char *u64_digits(uint64_t v, char tmp[24])
+static const uint64_t pow10[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+    10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+    100000000000ull, 1000000000000ull, 10000000000000ull,
+    100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+    100000000000000000ull, 1000000000000000000ull,
+    10000000000000000000ull,
+};
+
+/* Number of decimal digits of v: from its bit length, then one compare. */
+static inline unsigned int nr_digits(uint64_t v)
 {
-    char *p = tmp + 24;
+    unsigned int n = ((64 - (unsigned int)__builtin_clzll(v | 1)) * 1233)
+                     >> 12;
 
-    while ( v >= 100 )
-    {
-        unsigned int r = (unsigned int)(v % 100);
-
-        v /= 100;
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * r, 2);
-    }
-    if ( v >= 10 )
-    {
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * v, 2);
-    }
-    else
-        *--p = (char)('0' + v);
-    return p;
+    return n + ((v | 1) >= pow10[n]);
 }
 
+/*
+ * Writes the n low digits of v ending at end, two per division, in 32-bit
+ * arithmetic once the value fits (most do: it is cheaper).
+ */
+static inline void put_digits(char *end, uint64_t v, unsigned int n)
+{
+    uint32_t w;
+
+    while ( v > UINT32_MAX && n >= 2 )
+    {
+        end -= 2;
+        memcpy(end, digit_pairs + 2 * (v % 100), 2);
+        v /= 100;
+        n -= 2;
+    }
+    w = (uint32_t)v;
+    while ( n >= 2 )
+    {
+        end -= 2;
+        memcpy(end, digit_pairs + 2 * (w % 100), 2);
+        w /= 100;
+        n -= 2;
+    }
+    if ( n )
+        *--end = (char)('0' + w % 10);
+}
+
+/* Decimal into the buffer directly: the dump prints tens of millions. */
 void xa_out_u64(struct xa_out *o, uint64_t v)
 {
-    char tmp[24];
-    char *p = u64_digits(v, tmp);
+    unsigned int n = nr_digits(v);
 
-    xa_out_mem(o, p, (size_t)(tmp + 24 - p));
+    if ( o->len + n > o->cap && !xa_out_reserve(o, n) )
+        return;
+    put_digits(o->buf + o->len + n, v, n);
+    o->len += n;
 }
 
 void xa_out_i64(struct xa_out *o, int64_t v)
@@ -130,62 +155,60 @@ void xa_out_i64(struct xa_out *o, int64_t v)
         xa_out_u64(o, (uint64_t)v);
 }
 
-static void out_padded(struct xa_out *o, const char *p, size_t n,
-                       unsigned int width, char pad)
+/* Right-aligned in width, filled with pad. */
+static void out_aligned(struct xa_out *o, uint64_t v, unsigned int width,
+                        char pad)
 {
+    unsigned int n = nr_digits(v), fill = width > n ? width - n : 0;
     char *d;
-    size_t fill = width > n ? width - n : 0;
 
-    d = xa_out_reserve(o, fill + n);
-    if ( !d )
+    if ( o->len + fill + n > o->cap && !xa_out_reserve(o, fill + n) )
         return;
-    memset(d, pad, fill);
-    memcpy(d + fill, p, n);
+    d = o->buf + o->len;
+    for ( unsigned int i = 0; i < fill; i++ )
+        d[i] = pad;
+    put_digits(d + fill + n, v, n);
     o->len += fill + n;
 }
 
 void xa_out_u64w(struct xa_out *o, uint64_t v, unsigned int width)
 {
-    char tmp[24];
-    char *p = u64_digits(v, tmp);
-
-    out_padded(o, p, (size_t)(tmp + 24 - p), width, ' ');
+    out_aligned(o, v, width, ' ');
 }
 
 void xa_out_u64z(struct xa_out *o, uint64_t v, unsigned int width)
 {
-    char tmp[24];
-    char *p = u64_digits(v, tmp);
-
-    out_padded(o, p, (size_t)(tmp + 24 - p), width, '0');
+    out_aligned(o, v, width, '0');
 }
 
-static char *hex_digits(uint64_t v, char tmp[16])
+/* Lower-case hex, right-aligned in width with zeros, into the buffer. */
+static void out_hex(struct xa_out *o, uint64_t v, unsigned int width)
 {
     static const char digits[] = "0123456789abcdef";
-    char *p = tmp + 16;
+    unsigned int n = (67 - (unsigned int)__builtin_clzll(v | 1)) / 4;
+    char *d;
 
-    do {
-        *--p = digits[v & 0xf];
+    if ( n < width )
+        n = width;
+    if ( o->len + n > o->cap && !xa_out_reserve(o, n) )
+        return;
+    d = o->buf + o->len + n;
+    o->len += n;
+    while ( n-- )
+    {
+        *--d = digits[v & 0xf];
         v >>= 4;
-    } while ( v );
-    return p;
+    }
 }
 
 void xa_out_hex(struct xa_out *o, uint64_t v)
 {
-    char tmp[16];
-    char *p = hex_digits(v, tmp);
-
-    xa_out_mem(o, p, (size_t)(tmp + 16 - p));
+    out_hex(o, v, 0);
 }
 
 void xa_out_hexw(struct xa_out *o, uint64_t v, unsigned int width)
 {
-    char tmp[16];
-    char *p = hex_digits(v, tmp);
-
-    out_padded(o, p, (size_t)(tmp + 16 - p), width, '0');
+    out_hex(o, v, width);
 }
 
 void xa_out_printf(struct xa_out *o, const char *fmt, ...)
