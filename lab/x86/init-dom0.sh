@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # /init of the dom0 initramfs built by lab/x86/run.sh.
-# Kernel command line: xlab=dom0|pvh  xlab_t=<xentrace -T seconds>  xlab_loops=<workload loops>
+# Kernel command line: xlab=dom0|pvh|hvm  xlab_t=<xentrace -T seconds>  xlab_loops=<workload loops>
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/sbin:/usr/lib/xen-4.17/bin
 export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu
@@ -58,28 +58,40 @@ dom0)
     kill $IOPID
     finish
     ;;
-pvh)
+pvh|hvm)
+    # pvh: guest console is hvc0 via xenconsoled (logged to $LOG, tty in xenstore)
+    # hvm: guest console is ttyS0 of the device model, written to a file (serial="file:...")
     mkdir -p /run/xen /run/xenstored /var/lib/xen /var/lib/xenstored /var/log/xen/console /var/run
     XENSTORED_ROOTDIR=/run/xenstored xenstored --pid-file /run/xenstore.pid
     xen-init-dom0
     xenconsoled --pid-file=/run/xenconsoled.pid --log=guest --log-dir=/var/log/xen/console
     echo "LAB xl create uptime=$(cut -d' ' -f1 /proc/uptime)"
-    xl create /etc/xen/guest.cfg || { echo "LAB xl create FAILED"; poweroff -f; }
-    LOG=/var/log/xen/console/guest-guest1.log
-    n=0
+    xl create /etc/xen/guest-$MODE.cfg ||
+        { echo "LAB xl create FAILED"; cat /var/log/xen/*.log; poweroff -f; }
+    if [ "$MODE" = pvh ]; then
+        LOG=/var/log/xen/console/guest-guest1.log
+    else
+        LOG=/var/log/xen/hvm-serial.log    # serial="file:..." (no input: the guest starts
+    fi                                     # by itself xlab_wait=40 s after "EXITS READY")
+    n=0; LIM=480; [ "$MODE" = hvm ] && LIM=1500
     while ! grep -q "EXITS READY" $LOG 2>/dev/null; do
         sleep 1; n=$((n+1))
-        [ $n -gt 480 ] && { echo "LAB guest not ready"; cat $LOG; poweroff -f; }
+        [ $n -gt $LIM ] && { echo "LAB guest not ready"; cat $LOG /var/log/xen/*.log; xl list; poweroff -f; }
     done
     echo "LAB guest ready after ${n}s uptime=$(cut -d' ' -f1 /proc/uptime)"
-    sleep 2
-    TTY=$(xenstore-read /local/domain/1/console/tty)
-    echo "LAB guest console tty $TTY"
+    TTY=""
+    if [ "$MODE" = pvh ]; then
+        sleep 2
+        TTY=$(xenstore-read /local/domain/1/console/tty)
+        echo "LAB guest console tty $TTY"
+    else
+        sleep 33
+    fi
     echo "LAB xentrace start uptime=$(cut -d' ' -f1 /proc/uptime)"
     xentrace -D -e all -T "$T" /tmp/trace.bin &
     XT=$!
     wait_tracing
-    echo go > "$TTY"
+    [ -n "$TTY" ] && echo go > "$TTY"
     # poll slowly: every poll forks two dom0 processes, which shows up in the trace
     n=0
     while ! grep -q "EXITS DONE" $LOG; do
@@ -89,6 +101,7 @@ pvh)
     echo "LAB ---- guest console log ----"
     cat $LOG
     echo "LAB ---- end of guest console log ----"
+    [ "$MODE" = hvm ] && { echo "LAB ---- device model log ----"; cat /var/log/xen/qemu-dm-guest1.log; }
     xl list
     xl destroy guest1
     finish

@@ -7,6 +7,7 @@
 #
 #   bash lab/x86/run.sh dom0      PV dom0 alone, countable hypercall/page-fault load
 #   bash lab/x86/run.sh pvh       + PVH guest (xl create) running lab/x86/src/exits.c
+#   bash lab/x86/run.sh hvm       + full HVM guest instead (hvmloader, SeaBIOS, qemu-system-xen)
 #   bash lab/x86/run.sh fixtures  copy the last dom0/pvh results to tests/fixtures/x86/
 #
 # Results: lab/x86/work/<scenario>/{trace.bin,boot.log,check.txt}.
@@ -23,8 +24,8 @@ XENVER=4.17
 DEBS="xen-hypervisor-$XENVER-amd64 xen-utils-$XENVER xen-utils-common xenstore-utils
       linux-image-$KVER busybox-static libxencall1 libxenevtchn1 libxenforeignmemory1
       libxengnttab1 libxenmisc$XENVER libxenstore4 libxentoollog1 libxentoolcore1
-      libxendevicemodel1 libyajl2 libxenhypfs1 libext2fs2"
-HOSTPKGS="qemu-system-x86 cpio kmod gcc libc6-dev python3"
+      libxendevicemodel1 libyajl2 libxenhypfs1 libext2fs2 qemu-system-xen"
+HOSTPKGS="qemu-system-x86 qemu-system-data seabios cpio kmod gcc libc6-dev python3"
 
 log() { printf '[run.sh %s] %s\n' "$(date +%T)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -39,7 +40,7 @@ setup() {
         DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null
     fi
     mkdir -p "$W/debs"
-    if [ ! -e "$W/ex/.done" ]; then
+    if [ ! -e "$W/ex/.done" ] || [ ! -e "$W/ex/usr/libexec/xen-qemu-system-i386" ]; then
         log "downloading Xen, kernel and tools .debs"
         (cd "$W/debs" && { apt-get download $DEBS >/dev/null 2>&1 ||
             { apt-get update -q >/dev/null && apt-get download $DEBS >/dev/null; }; })
@@ -74,7 +75,8 @@ mkcpio() { (cd "$1" && find . | cpio -o -H newc --quiet | gzip -1) > "$2"; }
 
 base_root() {
     local r=$1
-    rm -rf "$r"; mkdir -p "$r"/{bin,dev,proc,sys,tmp,run,etc,lib/modules,usr/bin,usr/sbin}
+    rm -rf "$r"; mkdir -p "$r"/{bin,dev,proc,sys,tmp,run,etc,lib/modules,usr/bin,usr/sbin,var}
+    ln -s ../run "$r/var/run"
     cp "$W/ex/bin/busybox" "$r/bin/busybox"
     mknod -m 600 "$r/dev/console" c 5 1
     mknod -m 666 "$r/dev/null" c 1 3
@@ -103,20 +105,31 @@ build_dom0() {
     done
     mkdir -p "$r/usr/lib/xen-$XENVER/bin"
     local bins="xentrace"
-    [ "$mode" = pvh ] && bins="$bins xl xenstored xen-init-dom0 xenconsoled"
+    [ "$mode" != dom0 ] && bins="$bins xl xenstored xen-init-dom0 xenconsoled"
     for x in $bins; do cp "$W/ex/usr/lib/xen-$XENVER/bin/$x" "$r/usr/lib/xen-$XENVER/bin/"; done
     copy_elf "$r" "$r"/usr/lib/xen-$XENVER/bin/*
-    if [ "$mode" = pvh ]; then
+    if [ "$mode" != dom0 ]; then
         cp "$W/ex/usr/bin/xenstore" "$r/usr/bin/"
         for x in read write ls list; do ln -sf xenstore "$r/usr/bin/xenstore-$x"; done
         copy_elf "$r" "$W/ex/usr/bin/xenstore"
         cp -L /usr/lib/x86_64-linux-gnu/libgcc_s.so.1 "$r/usr/lib/x86_64-linux-gnu/"
         mkdir -p "$r/etc/xen" "$r/boot"
         cp "$W/ex/etc/xen/xl.conf" "$r/etc/xen/"
-        sed "s/@LOOPS@/$LOOPS/" "$LAB/guest.cfg" > "$r/etc/xen/guest.cfg"
+        sed "s/@LOOPS@/$LOOPS/" "$LAB/guest-$mode.cfg" > "$r/etc/xen/guest-$mode.cfg"
         cp "$W/vmlinuz" "$r/boot/vmlinuz"
         build_domu
         cp "$W/initrd-domu.cpio.gz" "$r/boot/"
+    fi
+    if [ "$mode" = hvm ]; then
+        # device model (qemu-system-xen), hvmloader, SeaBIOS, QEMU's option ROMs
+        mkdir -p "$r/usr/libexec" "$r/usr/lib/xen-$XENVER/boot" "$r/usr/share/seabios" "$r/usr/share/qemu"
+        cp "$W/ex/usr/libexec/xen-qemu-system-i386" "$r/usr/libexec/"
+        copy_elf "$r" "$r/usr/libexec/xen-qemu-system-i386"
+        cp "$W/ex/usr/lib/xen-$XENVER/boot/hvmloader" "$r/usr/lib/xen-$XENVER/boot/"
+        cp /usr/share/seabios/bios-256k.bin "$r/usr/share/seabios/"
+        cp /usr/share/qemu/linuxboot_dma.bin /usr/share/qemu/linuxboot.bin /usr/share/qemu/kvmvapic.bin \
+           "$r/usr/share/qemu/"
+        cp -r /usr/share/qemu/keymaps "$r/usr/share/qemu/"   # "-vnc none" still loads en-us
     fi
     mkcpio "$r" "$W/initrd-dom0.cpio.gz"
 }
@@ -191,6 +204,7 @@ fixtures() {
 case "${1:-}" in
 dom0) T=${XLAB_T:-10}; LOOPS=${XLAB_LOOPS:-30}; TIMEOUT=${XLAB_TIMEOUT:-300}; scenario dom0 ;;
 pvh)  T=${XLAB_T:-20}; LOOPS=${XLAB_LOOPS:-20}; TIMEOUT=${XLAB_TIMEOUT:-600}; scenario pvh ;;
+hvm)  T=${XLAB_T:-20}; LOOPS=${XLAB_LOOPS:-10}; TIMEOUT=${XLAB_TIMEOUT:-900}; scenario hvm ;;
 fixtures) fixtures ;;
-*) echo "usage: $0 dom0|pvh|fixtures" >&2; exit 2 ;;
+*) echo "usage: $0 dom0|pvh|hvm|fixtures" >&2; exit 2 ;;
 esac
