@@ -11,6 +11,8 @@
 
 #include "report-private.h"
 
+/* Names get NAME_W columns (the header labels below are padded to it). */
+#define NAME_W 36
 #define STAT_HDR "  count   total(s)   mean(cyc)   mean(us)" \
                  "  [p5 p50 p90 p95 p99 p99.9 (cycles)]"
 
@@ -27,7 +29,7 @@ static void stat_line(struct xa_out *o, const struct xa_summary *s,
     uint64_t mean = xa_stat_mean(st);
 
     xa_out_printf(o, "%s%-*s %8llu %10.6f %11llu %10.3f", indent,
-                  (int)(28 - strlen(indent)), name,
+                  (int)(NAME_W - strlen(indent)), name,
                   (unsigned long long)st->count, secs(s, st->cycles),
                   (unsigned long long)mean, secs(s, mean) * 1e6);
     if ( total )
@@ -59,7 +61,7 @@ static void render_vcpu(struct xa_out *o, const struct xa_summary *s,
     unsigned int i, j;
 
     xa_out_printf(o, "-- v%u --\n", v->id);
-    xa_out_str(o, " Runstates:                  " STAT_HDR "\n");
+    xa_out_str(o, " Runstates:                          " STAT_HDR "\n");
     for ( i = 0; i < XA_RS_NR; i++ )
         if ( v->rs[i]->count )
             stat_line(o, s, i >= XA_RS_RUNNABLE_WAKE &&
@@ -67,7 +69,7 @@ static void render_vcpu(struct xa_out *o, const struct xa_summary *s,
                       xa_rs_name((enum xa_rs)i), v->rs[i], 0);
     if ( v->nr_exits )
     {
-        xa_out_str(o, " Exit reasons:               " STAT_HDR
+        xa_out_str(o, " Exit reasons:                       " STAT_HDR
                       "  (%: of trace time)\n");
         for ( i = 0; i < v->nr_exits; i++ )
         {
@@ -124,7 +126,7 @@ static void render_pcpus(struct xa_out *o, const struct xa_summary *s)
         const struct xa_sum_pcpu *p = &s->pcpus[i];
 
         xa_out_printf(o, " - cpu %u - (%llu records)\n   time:              "
-                      "      " STAT_HDR "\n", p->id,
+                      "              " STAT_HDR "\n", p->id,
                       (unsigned long long)p->records);
         stat_line(o, s, "   ", "running", p->running, 0);
         stat_line(o, s, "   ", "idle", p->idle, 0);
@@ -179,7 +181,7 @@ static void render(const struct xa_summary *s,
                           "said which vCPU ran) --|\n");
         else
             xa_out_printf(o, "|-- Domain %u --|\n", d->id);
-        xa_out_str(o, " Runstates:                  " STAT_HDR "\n");
+        xa_out_str(o, " Runstates:                          " STAT_HDR "\n");
         for ( j = 0; j < XA_DRS_NR; j++ )
             if ( d->rs[j]->count )
                 stat_line(o, s, "   ", xa_dom_rs_name((enum xa_dom_rs)j),
