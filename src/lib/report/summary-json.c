@@ -187,7 +187,32 @@ static void render(const struct xa_summary *s,
     if ( s->diag )
     {
         kv_u(o, "lost_records", s->diag->lost_records, true);
-        kv_u(o, "garbage_bytes", s->diag->garbage_bytes, false);
+        kv_u(o, "garbage_bytes", s->diag->garbage_bytes, true);
+        key(o, "first");
+        xa_out_char(o, '{');
+        first = true;
+        for ( i = 0; i < XA_DIAG_NR; i++ )
+        {
+            const struct xa_diag_entry *e = &s->diag->e[i];
+
+            if ( !e->count )
+                continue;
+            if ( !first )
+                xa_out_char(o, ',');
+            first = false;
+            key(o, xa_diag_name((enum xa_diag_kind)i));
+            xa_out_char(o, '[');
+            for ( j = 0; j < e->nr_first; j++ )
+            {
+                xa_out_str(o, j ? ",{" : "{");
+                if ( e->first_offset[j] != UINT64_MAX )
+                    kv_u(o, "offset", e->first_offset[j], true);
+                kv_u(o, "cpu", e->first_cpu[j], false);
+                xa_out_char(o, '}');
+            }
+            xa_out_char(o, ']');
+        }
+        xa_out_char(o, '}');
     }
     xa_out_str(o, "},\n\"pcpus\":[");
     for ( i = 0; i < s->nr_pcpus_arr; i++ )
