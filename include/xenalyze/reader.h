@@ -95,6 +95,15 @@ XA_API unsigned int xa_reader_nr_cpus(const struct xa_reader *rd);
 XA_API unsigned int xa_reader_cpu_at(const struct xa_reader *rd,
                                      unsigned int i);
 
+/*
+ * A stream (standard input) is read once, so windows of other CPUs met while
+ * looking for one CPU's next window are copied and kept.  Past this many
+ * bytes kept (256 MiB by default), a CPU whose next window is not in sight
+ * is given up (XA_DIAG_STREAM_LIMIT) and its later windows are dropped, so
+ * memory stays bounded.  Files are mapped and need no such bound.
+ */
+XA_API void xa_reader_set_lookahead(struct xa_reader *rd, uint64_t bytes);
+
 /* True once the whole input has been scanned. */
 XA_API bool xa_reader_at_eof(const struct xa_reader *rd);
 

@@ -26,6 +26,7 @@ struct cpu_stream {
     uint8_t *owned;
     uint64_t last_tsc;
     struct window *head, *tail;
+    bool abandoned;                         /* stream: over the read-ahead */
 };
 
 struct xa_reader {
@@ -50,6 +51,8 @@ struct xa_reader {
     unsigned int *order;                    /* CPUs in discovery order */
     unsigned int nr_order, order_cap;
     struct window *free_windows;
+    uint64_t queued_bytes;                  /* stream: copied, not yet read */
+    uint64_t lookahead_max;                 /* stream: bound on queued_bytes */
     int error;                              /* sticky system error */
 };
 

@@ -31,6 +31,7 @@
 #define HDR_SIZE 12u                        /* CPU-change record */
 #define WINDOW_MAX (256u << 20)             /* 65535 pages of 4 KiB */
 #define STREAM_CHUNK (1u << 20)
+#define STREAM_LOOKAHEAD (256ull << 20)
 
 /*
  * Source access.  peek() returns a pointer to the bytes at file offset
@@ -283,6 +284,11 @@ static int queue_window(struct xa_reader *rd, unsigned int cpu,
     rd->stats.windows++;
     if ( !len )
         return XA_OK;
+    if ( cs->abandoned )
+    {
+        xa_diag_add(rd->diag, XA_DIAG_STREAM_LIMIT, off, cpu);
+        return XA_OK;
+    }
 
     w = rd->free_windows;
     if ( w )
@@ -310,6 +316,7 @@ static int queue_window(struct xa_reader *rd, unsigned int cpu,
         }
         memcpy(w->owned, p, len);
         w->data = w->owned;
+        rd->queued_bytes += len;
     }
     if ( cs->tail )
         cs->tail->next = w;
@@ -402,8 +409,10 @@ int xa_reader_scan(struct xa_reader *rd)
     }
 }
 
-static void retire_window(struct cpu_stream *cs)
+static void retire_window(struct xa_reader *rd, struct cpu_stream *cs)
 {
+    if ( cs->owned )
+        rd->queued_bytes -= (uint64_t)(cs->end - cs->start);
     free(cs->owned);
     cs->owned = NULL;
 }
@@ -418,7 +427,7 @@ static bool next_window(struct xa_reader *rd, struct cpu_stream *cs)
     cs->head = w->next;
     if ( !cs->head )
         cs->tail = NULL;
-    retire_window(cs);
+    retire_window(rd, cs);
     cs->start = cs->p = w->data;
     cs->end = w->data + w->len;
     cs->base = w->offset;
@@ -460,10 +469,25 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
                 continue;
             while ( !cs->head )
             {
+                /*
+                 * From a stream, every window scanned past is copied and
+                 * kept until its CPU reads it.  A CPU that writes nothing
+                 * more would make us keep the rest of the stream: past the
+                 * read-ahead bound, give up on this CPU instead.
+                 */
+                if ( rd->fd >= 0 && rd->queued_bytes > rd->lookahead_max )
+                {
+                    xa_diag_add(rd->diag, XA_DIAG_STREAM_LIMIT, rd->scan_off,
+                                cpu);
+                    cs->abandoned = true;
+                    retire_window(rd, cs);
+                    cs->p = cs->end;
+                    return XA_END;
+                }
                 rc = xa_reader_scan(rd);
                 if ( rc == XA_END )
                 {
-                    retire_window(cs);
+                    retire_window(rd, cs);
                     cs->p = cs->end;
                     return XA_END;
                 }
@@ -509,6 +533,11 @@ unsigned int xa_reader_cpu_at(const struct xa_reader *rd, unsigned int i)
     return i < rd->nr_order ? rd->order[i] : 0;
 }
 
+void xa_reader_set_lookahead(struct xa_reader *rd, uint64_t bytes)
+{
+    rd->lookahead_max = bytes;
+}
+
 bool xa_reader_at_eof(const struct xa_reader *rd)
 {
     return rd->eof;
@@ -527,6 +556,7 @@ static struct xa_reader *reader_alloc(struct xa_diag *diag)
         return NULL;
     rd->fd = -1;
     rd->diag = diag;
+    rd->lookahead_max = STREAM_LOOKAHEAD;
     return rd;
 }
 
