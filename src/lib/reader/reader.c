@@ -27,6 +27,7 @@
 #include <xenalyze/trace.h>
 
 #include "reader-private.h"
+#include "util/util-private.h"
 
 #define HDR_SIZE 12u                        /* CPU-change record */
 #define WINDOW_MAX (256u << 20)             /* 65535 pages of 4 KiB */
@@ -234,20 +235,8 @@ static struct cpu_stream *get_cpu(struct xa_reader *rd, unsigned int cpu)
 {
     struct cpu_stream *cs;
 
-    if ( cpu >= rd->cpus_len )
-    {
-        unsigned int len = rd->cpus_len ? rd->cpus_len : 16;
-        struct cpu_stream **n;
-
-        while ( len <= cpu )
-            len *= 2;
-        n = realloc(rd->cpus, len * sizeof(*n));
-        if ( !n )
-            return NULL;
-        memset(n + rd->cpus_len, 0, (len - rd->cpus_len) * sizeof(*n));
-        rd->cpus = n;
-        rd->cpus_len = len;
-    }
+    if ( xa_grow(&rd->cpus, &rd->cpus_len, sizeof(*rd->cpus), cpu, 16) )
+        return NULL;
     cs = rd->cpus[cpu];
     if ( cs )
         return cs;

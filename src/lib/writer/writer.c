@@ -12,6 +12,8 @@
 #include <xenalyze/trace.h>
 #include <xenalyze/writer.h>
 
+#include "util/util-private.h"
+
 #define OUT_DEFAULT (4u << 20)
 #define LOST_REC_SIZE (4u + 8u + 16u)   /* header + tsc + struct ed */
 #define WIN_HDR_SIZE 12u
@@ -161,20 +163,8 @@ static struct wcpu *new_cpu(struct xa_writer *w, unsigned int cpu)
         w->error = XA_E_INVAL;
         return NULL;
     }
-    if ( cpu >= w->cpus_len )
-    {
-        unsigned int len = w->cpus_len ? w->cpus_len : 64;
-        struct wcpu **n;
-
-        while ( len <= cpu )
-            len *= 2;
-        n = realloc(w->cpus, len * sizeof(*n));
-        if ( !n )
-            goto nomem;
-        memset(n + w->cpus_len, 0, (len - w->cpus_len) * sizeof(*n));
-        w->cpus = n;
-        w->cpus_len = len;
-    }
+    if ( xa_grow(&w->cpus, &w->cpus_len, sizeof(*w->cpus), cpu, 64) )
+        goto nomem;
     if ( (c = w->cpus[cpu]) )
         return c;
 
