@@ -47,10 +47,63 @@ XA_API int xa_trace_peek(const char *path, uint64_t max_records,
 
 struct xa_model;
 
+/* A vCPU's runstate as the model tracks it (upstream xenalyze's order). */
+enum xa_vcpu_rs {
+    XA_VRS_RUNNING,
+    XA_VRS_RUNNABLE,
+    XA_VRS_BLOCKED,
+    XA_VRS_OFFLINE,
+    XA_VRS_LOST,
+    XA_VRS_QUEUED,                  /* default vCPU after start of day */
+    XA_VRS_INIT,                    /* not seen running yet */
+};
+
+/*
+ * What the model tells as it goes, for plots and per-interval tables.
+ * Every member may be NULL; the callbacks run inside xa_model_feed() and
+ * xa_model_finish(), in the thread that calls them, and must not call
+ * back into the model.
+ */
+struct xa_model_observer {
+    void *arg;
+    /* A domain is first named by a record. */
+    void (*domain_new)(void *arg, unsigned int dom);
+    /*
+     * A vCPU changes runstate at tsc; duration: the interval it leaves,
+     * 0 when its start is not known (it is then not accounted).
+     */
+    void (*runstate)(void *arg, unsigned int dom, unsigned int vcpu,
+                     enum xa_vcpu_rs old_rs, enum xa_vcpu_rs new_rs,
+                     uint64_t tsc, uint64_t duration);
+    /*
+     * A vCPU is scheduled on pcpu at tsc; old_pcpu: where it last ran,
+     * or -1.
+     */
+    void (*schedule)(void *arg, unsigned int dom, unsigned int vcpu,
+                     int old_pcpu, unsigned int pcpu, uint64_t tsc);
+    /* A guest exit opens (x86 HVM: rip from the VMEXIT record). */
+    void (*exit_open)(void *arg, unsigned int dom, unsigned int vcpu,
+                      uint32_t code, uint64_t tsc, uint64_t rip);
+    /*
+     * A guest exit closes at tsc (guest entry, or the vCPU becoming
+     * runnable); sub_kind/sub_val: its breakdown key (enum xa_sub_kind).
+     */
+    void (*exit_closed)(void *arg, unsigned int dom, unsigned int vcpu,
+                        uint32_t code, uint8_t sub_kind, uint64_t sub_val,
+                        uint64_t exit_tsc, uint64_t tsc, uint64_t rip);
+    /* x86 HVM: an interrupt injected into the guest. */
+    void (*guest_irq)(void *arg, unsigned int dom, unsigned int vcpu,
+                      unsigned int vector, uint64_t tsc);
+};
+
 XA_API int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
                         const struct xa_model_opts *opts,
                         struct xa_model **out);
 XA_API void xa_model_free(struct xa_model *m);
+
+/* Installs (obs NULL: removes) the observer; call before feeding. */
+XA_API void xa_model_set_observer(struct xa_model *m,
+                                  const struct xa_model_observer *obs);
 
 /* Processes one record of the merged stream. */
 XA_API void xa_model_feed(struct xa_model *m, const struct xa_record *rec);

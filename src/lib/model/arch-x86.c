@@ -52,10 +52,15 @@ static void hvm_exit(struct xa_model *m, struct vcpu *v,
         note_svm(m, rec, code, true);
     else if ( code > xa_vmx_exit_max() && code != UINT32_MAX )
         note_svm(m, rec, code, false);
+    /* Word 1 is the guest's rip, words 1-2 in the 64-bit record. */
+    v->exit_rip = rec->nr_extra >= 2 ? rec->extra[1] : 0;
+    if ( (rec->event & XA_TRC_64_FLAG) && rec->nr_extra >= 3 )
+        v->exit_rip |= (uint64_t)rec->extra[2] << 32;
     model_exit_open(m, v, rec, code);
 }
 
-static void hvm_handler(struct vcpu *v, const struct xa_record *rec)
+static void hvm_handler(struct xa_model *m, struct vcpu *v,
+                        const struct xa_record *rec)
 {
     uint32_t low = rec->event & 0x3ff & ~(uint32_t)XA_TRC_64_FLAG;
     const uint32_t *w = rec->extra;
@@ -67,6 +72,9 @@ static void hvm_handler(struct vcpu *v, const struct xa_record *rec)
     if ( low == H_INJ_VIRQ )
     {
         count_tab_add(&v->guest_irqs, w[0] & 0xff, 1);
+        if ( OBS(m, guest_irq) )
+            m->obs.guest_irq(m->obs.arg, v->d->id, v->id, w[0] & 0xff,
+                             rec->tsc);
         return;
     }
     if ( !v->exit_open )
@@ -154,7 +162,7 @@ void x86_hvm_record(struct xa_model *m, const struct xa_record *rec)
         }
     }
     else if ( XA_TRC_SUB(ev) == (XA_TRC_HVM_HANDLER >> 12 & 0xf) )
-        hvm_handler(v, rec);
+        hvm_handler(m, v, rec);
 }
 
 /*

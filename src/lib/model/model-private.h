@@ -93,6 +93,7 @@ struct vcpu {
     bool arch_init;
     bool exit_open;
     uint64_t exit_tsc;
+    uint64_t exit_rip;              /* x86 HVM; set before opening */
     uint32_t exit_code;
     uint8_t sub_kind;
     uint64_t sub_val;
@@ -178,7 +179,12 @@ struct xa_model {
     uint8_t seen_ok[256];
 
     struct xa_summary *summary;
+
+    /* Callbacks: one well-predicted test each where they may fire. */
+    struct xa_model_observer obs;
 };
+
+#define OBS(m, cb) __builtin_expect((m)->obs.cb != NULL, 0)
 
 /* model.c, for the architecture files */
 struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,

@@ -58,6 +58,15 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
     return XA_OK;
 }
 
+void xa_model_set_observer(struct xa_model *m,
+                           const struct xa_model_observer *obs)
+{
+    if ( obs )
+        m->obs = *obs;
+    else
+        memset(&m->obs, 0, sizeof(m->obs));
+}
+
 static void exit_tab_free(struct exit_tab *t)
 {
     unsigned int i, j;
@@ -178,6 +187,8 @@ static struct domain *domain_find(struct xa_model *m, unsigned int did)
     d->hnext = *bucket;
     *bucket = d;
     m->nr_domains++;
+    if ( OBS(m, domain_new) )
+        m->obs.domain_new(m->obs.arg, did);
     return d;
 }
 
@@ -315,6 +326,11 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
 {
     struct domain *d = v->d;
 
+    if ( OBS(m, runstate) )
+        m->obs.runstate(m->obs.arg, d->id, v->id, (enum xa_vcpu_rs)v->state,
+                        (enum xa_vcpu_rs)new_rs, tsc,
+                        v->state_tsc > 0 && v->state_tsc < tsc
+                        ? tsc - v->state_tsc : 0);
     if ( v->state_tsc > 0 && v->state_tsc < tsc && v->state <= RS_LOST )
     {
         uint64_t c = tsc - v->state_tsc;
@@ -359,7 +375,6 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
         xa_stat_add(&d->rs[d->state], tsc - d->state_tsc);
     d->state = domain_classify(d);
     d->state_tsc = tsc;
-    (void)m;
 }
 
 static void pcpu_time_update(struct pcpu *p, uint64_t tsc)
@@ -426,6 +441,9 @@ static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
         next->activated = true;
 
     runstate_update(m, next, RS_RUNNING, tsc);
+    if ( OBS(m, schedule) )
+        m->obs.schedule(m->obs.arg, next->d->id, next->id,
+                        next->p ? (int)next->p->id : -1, p->id, tsc);
     next->p = p;
     p->current = next;
     p->time_tsc = tsc;
@@ -689,6 +707,9 @@ void model_exit_open(struct xa_model *m, struct vcpu *v,
     v->exit_tsc = rec->tsc;
     v->exit_code = code;
     v->sub_kind = XA_SUB_NONE;
+    if ( OBS(m, exit_open) )
+        m->obs.exit_open(m->obs.arg, v->d->id, v->id, code, rec->tsc,
+                         v->exit_rip);
 }
 
 void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc)
@@ -703,6 +724,10 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc)
         c = tsc - v->exit_tsc;
     else
         xa_diag_add(m->diag, XA_DIAG_NEGATIVE_DURATION, UINT64_MAX, 0);
+    if ( OBS(m, exit_closed) )
+        m->obs.exit_closed(m->obs.arg, v->d->id, v->id, v->exit_code,
+                           v->sub_kind, v->sub_val, v->exit_tsc, tsc,
+                           v->exit_rip);
     e = exit_slot_get(v, v->exit_code);
     if ( !e )
         return;
