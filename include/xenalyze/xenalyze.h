@@ -17,6 +17,7 @@
 #include <xenalyze/stats.h>
 #include <xenalyze/summary.h>
 #include <xenalyze/report.h>
+#include <xenalyze/plots.h>
 #include <xenalyze/pipeline.h>
 #include <xenalyze/writer.h>
 

@@ -23,6 +23,9 @@ struct cli_opts {
     bool strict;
     enum xa_diag_level strict_level;
     enum xa_hvm_mode_opt hvm_mode;
+    bool summary_given;             /* -s: summary after the plots */
+    struct xa_plots_opts plots;     /* --scatterplot-*, --interval-* */
+    unsigned int *plot_domains;     /* plots.domains, owned */
 };
 
 int cli_run(const struct cli_opts *o);

@@ -11,6 +11,8 @@
 /* Summary: the model runs in this thread, the merge in the other. */
 struct summary_ctx {
     struct xa_model *model;
+    struct xa_plots *plots;         /* NULL: none asked for */
+    struct xa_out *out;
     uint64_t n;
 };
 
@@ -20,6 +22,18 @@ static void consume_summary(void *arg, const struct xa_pipe_rec *r,
     struct summary_ctx *c = arg;
     unsigned int i;
 
+    if ( c->plots )
+    {
+        /* The model's observer writes the plots as it goes. */
+        for ( i = 0; i < n; i++ )
+        {
+            c->n += r[i].rec.event != XA_EV_CPU_END;
+            xa_plots_record(c->plots, &r[i].rec, c->model);
+            xa_model_feed(c->model, &r[i].rec);
+        }
+        xa_out_maybe_flush(c->out);
+        return;
+    }
     for ( i = 0; i < n; i++ )
     {
         c->n += r[i].rec.event != XA_EV_CPU_END;
@@ -84,6 +98,7 @@ int cli_run(const struct cli_opts *o)
     struct xa_merge *mg = NULL;
     struct xa_catalog *cat = NULL;
     struct xa_model *model = NULL;
+    struct xa_plots *plots = NULL;
     struct xa_model_opts mopts = { .hvm_mode = o->hvm_mode };
     struct xa_trace_hints hints = { .hvm_mode = XA_HVM_VMX };
     struct xa_out out, err;
@@ -113,6 +128,21 @@ int cli_run(const struct cli_opts *o)
         fprintf(stderr, "xenalyze: %s\n", xa_strerror(rc));
         goto out;
     }
+    if ( o->plots.plots || o->plots.interval != XA_INTERVAL_NONE )
+    {
+        struct xa_plots_opts popts = o->plots;
+        struct xa_model_observer obs;
+
+        popts.hz = o->hz;
+        rc = xa_plots_new(&popts, &out, &plots);
+        if ( rc )
+        {
+            fprintf(stderr, "xenalyze: plots: %s\n", xa_strerror(rc));
+            goto out;
+        }
+        xa_plots_observer(plots, &obs);
+        xa_model_set_observer(model, &obs);
+    }
     xa_dump_init(&dump, cat, o->hz);
     dump.show_tsc = o->show_tsc;
     dump.hz_given = o->hz_given;
@@ -137,7 +167,7 @@ int cli_run(const struct cli_opts *o)
     }
     else
     {
-        struct summary_ctx c = { .model = model };
+        struct summary_ctx c = { .model = model, .plots = plots, .out = &out };
 
         rc = xa_pipeline_run(mg, NULL, NULL, consume_summary, &c);
         n = c.n;
@@ -150,6 +180,8 @@ int cli_run(const struct cli_opts *o)
         goto out;
     }
     xa_model_finish(model);
+    if ( plots )
+        xa_plots_finish(plots);
     xa_diag_merge(&diag, &mdiag);
 
     st = xa_reader_stats(rd);
@@ -180,7 +212,13 @@ int cli_run(const struct cli_opts *o)
         status = 1;
         goto out;
     }
-    if ( o->mode == CLI_SUMMARY )
+    if ( o->mode == CLI_SUMMARY && plots && !o->summary_given )
+    {
+        /* Upstream: plots replace the summary unless -s asks for it. */
+        xa_report_diag_text(&diag, &err);
+        xa_out_flush(&err);
+    }
+    else if ( o->mode == CLI_SUMMARY )
     {
         struct xa_summary_info info = {
             .records = st->records + st->windows,
@@ -214,6 +252,7 @@ int cli_run(const struct cli_opts *o)
     status = finish_status(o, &diag);
 
  out:
+    xa_plots_free(plots);
     xa_model_free(model);
     xa_catalog_free(cat);
     xa_merge_free(mg);

@@ -11,16 +11,9 @@
 #  upstream does not count).
 . tests/check/lib.sh
 need_python
-python3 - "$TMP/ka.xentrace" <<'PY' || exit 1
-import struct, sys
-def rec(ev, tsc=None, *w):
-    h = ev | len(w) << 28 | (1 << 31 if tsc is not None else 0)
-    b = struct.pack("<I", h)
-    if tsc is not None:
-        b += struct.pack("<Q", tsc)
-    return b + b"".join(struct.pack("<I", x) for x in w)
-def rs(tsc, dom, v, old, new):
-    return rec(0x21001 | old << 8 | new << 4, tsc, dom << 16 | v)
+PYTHONPATH=tests/tools python3 - "$TMP/ka.xentrace" <<'PY' || exit 1
+import sys
+from tracebuild import rec, rs, write
 c0 = [rs(1000, 1, 0, 1, 0)]
 t = 2000
 for i in range(10):
@@ -38,11 +31,7 @@ c1 = [rs(1000, 0, 0, 1, 0)]
 for i in range(3):
     c1.append(rec(0x10f001, 2000 + i * 100, 7, 1))
 c1 += [rec(0x10f002, 2500, 7, 1), rs(41000, 0, 0, 0, 2)]
-out = b""
-for cpu, rs_ in ((0, c0), (1, c1)):
-    data = b"".join(rs_)
-    out += struct.pack("<IiI", 0x2001f003, cpu, len(data)) + data
-open(sys.argv[1], "wb").write(out)
+write(sys.argv[1], ((0, c0), (1, c1)))
 PY
 $XA --format=json --cpu-hz=1G "$TMP/ka.xentrace" > "$TMP/ka.json" || exit 1
 python3 - "$TMP/ka.json" <<'PY' || exit 1

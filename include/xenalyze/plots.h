@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Plots and per-interval tables in upstream xenalyze's formats
+ * (--scatterplot-*, --interval-*), written as the trace is processed.
+ *
+ * The model tells what happens through its observer (xa_plots_observer());
+ * the caller passes every record to xa_plots_record() before feeding it
+ * to the model, for the interval boundaries and the plots made straight
+ * from records.  Times are seconds since the first TSC, "%u.%09u",
+ * converted exactly.
+ */
+#ifndef XA_PLOTS_H
+#define XA_PLOTS_H
+
+#include <xenalyze/model.h>
+#include <xenalyze/out.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Scatter plots: bits of xa_plots_opts.plots. */
+#define XA_PLOT_RUNSTATE        (1u << 0)   /* "DvV time graph", twice */
+#define XA_PLOT_RUNSTATE_TIME   (1u << 1)   /* "DvV time duration" */
+#define XA_PLOT_PCPU            (1u << 2)   /* "DvV time pcpu" */
+#define XA_PLOT_EXTINT_CYCLES   (1u << 3)   /* "dDvV time cycles" */
+#define XA_PLOT_IO              (1u << 4)   /* "time cycles" */
+#define XA_PLOT_VMEXIT_EIP      (1u << 5)   /* "time rip" */
+#define XA_PLOT_RDTSC           (1u << 6)   /* "DvV time tsc" */
+#define XA_PLOT_IRQ             (1u << 7)   /* "iIRQ time pcpu" */
+
+enum xa_interval_kind {
+    XA_INTERVAL_NONE,
+    XA_INTERVAL_DOMAIN_TOTAL_TIME,      /* listed domains' running time */
+    XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL,  /* every domain's */
+    XA_INTERVAL_DOMAIN_GUEST_INTERRUPT, /* one domain's injected vectors */
+};
+
+struct xa_plots_opts {
+    uint64_t hz;                    /* TSC rate */
+    unsigned int plots;             /* XA_PLOT_* */
+    unsigned int extint_vector;     /* XA_PLOT_EXTINT_CYCLES */
+    unsigned int io_port;           /* XA_PLOT_IO */
+    enum xa_interval_kind interval;
+    unsigned int interval_ms;       /* interval length */
+    const unsigned int *domains;    /* TOTAL_TIME: columns; GUEST_INT: 1 */
+    unsigned int nr_domains;
+};
+
+struct xa_plots;
+
+/**
+ * xa_plots_new - start plotting into out
+ *
+ * Returns XA_OK, XA_E_NOMEM, or XA_E_INVAL (an interval shorter than one
+ * tick, or a domain table without domains).
+ */
+XA_API int xa_plots_new(const struct xa_plots_opts *opts, struct xa_out *out,
+                        struct xa_plots **pl);
+XA_API void xa_plots_free(struct xa_plots *pl);
+
+/* The observer to install in the model (xa_model_set_observer()). */
+XA_API void xa_plots_observer(struct xa_plots *pl,
+                              struct xa_model_observer *obs);
+
+/* Before the model sees rec: interval rows, record plots (rdtsc, irq). */
+XA_API void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
+                            const struct xa_model *m);
+
+/* After the trace: the closing line of the interval tables. */
+XA_API void xa_plots_finish(struct xa_plots *pl);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XA_PLOTS_H */

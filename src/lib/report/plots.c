@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Plots and per-interval tables in upstream xenalyze's formats, so that
+ * scripts written for its --scatterplot-* and --interval-* output keep
+ * working.  The numbers come from the model's observer; this file only
+ * selects and formats them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <xenalyze/clock.h>
+#include <xenalyze/merge.h>
+#include <xenalyze/plots.h>
+#include <xenalyze/summary.h>
+#include <xenalyze/trace.h>
+
+#define RDTSC_EVENT     (XA_TRC_HVM_HANDLER + 0x1a)
+#define IRQ_HANDLED     (XA_TRC_HW_IRQ + 0x8)
+#define EXT_VECTORS_MAX 10          /* upstream's guest-interrupt columns */
+
+struct plot_dom {
+    unsigned int id;
+    uint64_t cycles;                /* running, this interval */
+};
+
+struct xa_plots {
+    struct xa_plots_opts o;
+    unsigned int *columns;          /* copy of o.domains */
+    struct xa_out *out;
+    uint64_t first_tsc, last_tsc;
+    bool have_first;
+
+    /* Intervals */
+    uint64_t interval_cycles;
+    uint64_t start_tsc;
+    struct plot_dom *doms;          /* in the order the model names them */
+    unsigned int nr_doms, cap_doms;
+    unsigned int last_dom;
+    bool row_dom_seen;              /* GUEST_INTERRUPT: its domain exists */
+    unsigned int vectors[EXT_VECTORS_MAX];
+    uint64_t vector_counts[EXT_VECTORS_MAX];
+    unsigned int nr_vectors;
+};
+
+/* Upstream's plotted value of each runstate (enum xa_vcpu_rs order). */
+static const int runstate_graph[] = {
+    [XA_VRS_RUNNING] = 3,
+    [XA_VRS_RUNNABLE] = 2,
+    [XA_VRS_BLOCKED] = 0,
+    [XA_VRS_OFFLINE] = 1,
+    [XA_VRS_LOST] = -1,
+    [XA_VRS_QUEUED] = -2,
+    [XA_VRS_INIT] = -2,
+};
+
+static void put_ns(struct xa_out *o, uint64_t ns)
+{
+    xa_out_u64(o, ns / 1000000000u);
+    xa_out_char(o, '.');
+    xa_out_u64z(o, ns % 1000000000u, 9);
+}
+
+/* Seconds since the first TSC; 0 before it. */
+static void put_time(struct xa_plots *pl, uint64_t tsc)
+{
+    put_ns(pl->out, tsc > pl->first_tsc
+                    ? xa_ticks_to_ns(tsc - pl->first_tsc, pl->o.hz) : 0);
+}
+
+static void put_vcpu(struct xa_plots *pl, unsigned int dom, unsigned int vcpu)
+{
+    xa_out_u64(pl->out, dom);
+    xa_out_char(pl->out, 'v');
+    xa_out_u64(pl->out, vcpu);
+    xa_out_char(pl->out, ' ');
+}
+
+static struct plot_dom *dom_get(struct xa_plots *pl, unsigned int id)
+{
+    unsigned int i;
+
+    if ( pl->last_dom < pl->nr_doms && pl->doms[pl->last_dom].id == id )
+        return &pl->doms[pl->last_dom];
+    for ( i = 0; i < pl->nr_doms; i++ )
+        if ( pl->doms[i].id == id )
+        {
+            pl->last_dom = i;
+            return &pl->doms[i];
+        }
+    return NULL;
+}
+
+/* Observer callbacks */
+
+static void on_domain_new(void *arg, unsigned int dom)
+{
+    struct xa_plots *pl = arg;
+
+    if ( pl->o.interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT )
+    {
+        if ( dom == pl->columns[0] )
+            pl->row_dom_seen = true;
+        return;
+    }
+    if ( pl->o.interval == XA_INTERVAL_NONE || dom_get(pl, dom) )
+        return;
+    if ( pl->nr_doms == pl->cap_doms )
+    {
+        unsigned int cap = pl->cap_doms ? pl->cap_doms * 2 : 16;
+        struct plot_dom *d = realloc(pl->doms, cap * sizeof(*d));
+
+        if ( !d )
+        {
+            pl->out->error = XA_E_NOMEM;
+            return;
+        }
+        pl->doms = d;
+        pl->cap_doms = cap;
+    }
+    pl->doms[pl->nr_doms].id = dom;
+    pl->doms[pl->nr_doms++].cycles = 0;
+}
+
+static void on_runstate(void *arg, unsigned int dom, unsigned int vcpu,
+                        enum xa_vcpu_rs old_rs, enum xa_vcpu_rs new_rs,
+                        uint64_t tsc, uint64_t duration)
+{
+    struct xa_plots *pl = arg;
+    struct xa_out *o = pl->out;
+
+    if ( pl->o.plots & XA_PLOT_RUNSTATE )
+    {
+        put_vcpu(pl, dom, vcpu);
+        put_time(pl, tsc);
+        xa_out_char(o, ' ');
+        xa_out_i64(o, runstate_graph[old_rs]);
+        xa_out_char(o, '\n');
+        put_vcpu(pl, dom, vcpu);
+        put_time(pl, tsc);
+        xa_out_char(o, ' ');
+        xa_out_i64(o, runstate_graph[new_rs]);
+        xa_out_char(o, '\n');
+    }
+    if ( !duration )
+        return;
+    if ( pl->o.plots & XA_PLOT_RUNSTATE_TIME )
+    {
+        put_vcpu(pl, dom, vcpu);
+        put_time(pl, tsc);
+        xa_out_char(o, ' ');
+        put_ns(o, xa_ticks_to_ns(duration, pl->o.hz));
+        xa_out_char(o, '\n');
+    }
+    if ( old_rs == XA_VRS_RUNNING &&
+         (pl->o.interval == XA_INTERVAL_DOMAIN_TOTAL_TIME ||
+          pl->o.interval == XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL) )
+    {
+        struct plot_dom *d = dom_get(pl, dom);
+
+        if ( d )
+            d->cycles += duration;
+    }
+}
+
+static void on_schedule(void *arg, unsigned int dom, unsigned int vcpu,
+                        int old_pcpu, unsigned int pcpu, uint64_t tsc)
+{
+    struct xa_plots *pl = arg;
+
+    if ( dom == XA_DOM_IDLE || dom == XA_DOM_DEFAULT )
+        return;
+    if ( old_pcpu >= 0 )
+    {
+        put_vcpu(pl, dom, vcpu);
+        put_time(pl, tsc);
+        xa_out_char(pl->out, ' ');
+        xa_out_u64(pl->out, (unsigned int)old_pcpu);
+        xa_out_char(pl->out, '\n');
+    }
+    put_vcpu(pl, dom, vcpu);
+    put_time(pl, tsc);
+    xa_out_char(pl->out, ' ');
+    xa_out_u64(pl->out, pcpu);
+    xa_out_char(pl->out, '\n');
+}
+
+static void on_exit_open(void *arg, unsigned int dom, unsigned int vcpu,
+                         uint32_t code, uint64_t tsc, uint64_t rip)
+{
+    struct xa_plots *pl = arg;
+
+    (void)dom;
+    (void)vcpu;
+    (void)code;
+    /* Upstream prints the rip as a signed number. */
+    put_time(pl, tsc);
+    xa_out_char(pl->out, ' ');
+    xa_out_i64(pl->out, (int64_t)rip);
+    xa_out_char(pl->out, '\n');
+}
+
+static void on_exit_closed(void *arg, unsigned int dom, unsigned int vcpu,
+                           uint32_t code, uint8_t sub_kind, uint64_t sub_val,
+                           uint64_t exit_tsc, uint64_t tsc, uint64_t rip)
+{
+    struct xa_plots *pl = arg;
+    struct xa_out *o = pl->out;
+
+    (void)code;
+    (void)rip;
+    if ( (pl->o.plots & XA_PLOT_EXTINT_CYCLES) && sub_kind == XA_SUB_VECTOR &&
+         sub_val == pl->o.extint_vector && exit_tsc <= tsc )
+    {
+        xa_out_char(o, 'd');
+        put_vcpu(pl, dom, vcpu);
+        put_time(pl, tsc);
+        xa_out_char(o, ' ');
+        xa_out_u64(o, tsc - exit_tsc);
+        xa_out_char(o, '\n');
+    }
+    /* Upstream plots port reads only, at the exit's time. */
+    if ( (pl->o.plots & XA_PLOT_IO) && sub_kind == XA_SUB_IO_R &&
+         sub_val == pl->o.io_port )
+    {
+        put_time(pl, exit_tsc);
+        xa_out_char(o, ' ');
+        xa_out_i64(o, (int64_t)(tsc - exit_tsc));
+        xa_out_char(o, '\n');
+    }
+}
+
+static void on_guest_irq(void *arg, unsigned int dom, unsigned int vcpu,
+                         unsigned int vector, uint64_t tsc)
+{
+    struct xa_plots *pl = arg;
+    unsigned int i;
+
+    (void)vcpu;
+    (void)tsc;
+    /* Upstream lists every domain's vectors, in the order first seen. */
+    for ( i = 0; i < pl->nr_vectors; i++ )
+        if ( pl->vectors[i] == vector )
+            break;
+    if ( i == pl->nr_vectors )
+    {
+        if ( i == EXT_VECTORS_MAX )
+            return;
+        pl->vectors[pl->nr_vectors++] = vector;
+    }
+    if ( dom == pl->columns[0] )
+        pl->vector_counts[i]++;
+}
+
+void xa_plots_observer(struct xa_plots *pl, struct xa_model_observer *obs)
+{
+    unsigned int p = pl->o.plots;
+
+    memset(obs, 0, sizeof(*obs));
+    obs->arg = pl;
+    if ( pl->o.interval != XA_INTERVAL_NONE )
+        obs->domain_new = on_domain_new;
+    if ( (p & (XA_PLOT_RUNSTATE | XA_PLOT_RUNSTATE_TIME)) ||
+         pl->o.interval == XA_INTERVAL_DOMAIN_TOTAL_TIME ||
+         pl->o.interval == XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL )
+        obs->runstate = on_runstate;
+    if ( p & XA_PLOT_PCPU )
+        obs->schedule = on_schedule;
+    if ( p & XA_PLOT_VMEXIT_EIP )
+        obs->exit_open = on_exit_open;
+    if ( p & (XA_PLOT_EXTINT_CYCLES | XA_PLOT_IO) )
+        obs->exit_closed = on_exit_closed;
+    if ( pl->o.interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT )
+        obs->guest_irq = on_guest_irq;
+}
+
+/* Intervals */
+
+static void put_percent(struct xa_plots *pl, uint64_t cycles)
+{
+    xa_out_printf(pl->out, " %.02f",
+                  (double)cycles * 100.0 / (double)pl->interval_cycles);
+}
+
+static void interval_row(struct xa_plots *pl)
+{
+    unsigned int i;
+
+    switch ( pl->o.interval )
+    {
+    case XA_INTERVAL_DOMAIN_TOTAL_TIME:
+        put_time(pl, pl->start_tsc);
+        for ( i = 0; i < pl->o.nr_domains; i++ )
+        {
+            struct plot_dom *d = dom_get(pl, pl->columns[i]);
+
+            if ( d )
+            {
+                put_percent(pl, d->cycles);
+                d->cycles = 0;
+            }
+            else
+                xa_out_str(pl->out, " 0.0");
+        }
+        break;
+    case XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL:
+        put_time(pl, pl->start_tsc);
+        for ( i = 0; i < pl->nr_doms; i++ )
+        {
+            put_percent(pl, pl->doms[i].cycles);
+            pl->doms[i].cycles = 0;
+        }
+        break;
+    case XA_INTERVAL_DOMAIN_GUEST_INTERRUPT:
+        if ( !pl->row_dom_seen )
+            return;
+        put_time(pl, pl->start_tsc);
+        for ( i = 0; i < pl->nr_vectors; i++ )
+        {
+            xa_out_char(pl->out, ' ');
+            xa_out_u64(pl->out, pl->vector_counts[i]);
+            pl->vector_counts[i] = 0;
+        }
+        break;
+    case XA_INTERVAL_NONE:
+    default:
+        return;
+    }
+    xa_out_char(pl->out, '\n');
+}
+
+void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
+                     const struct xa_model *m)
+{
+    uint32_t ev = rec->event & ~(uint32_t)XA_TRC_64_FLAG;
+    unsigned int dom, vcpu;
+    uint64_t tsc = pl->last_tsc;    /* a record without one: the last */
+
+    if ( rec->event == XA_EV_CPU_END )
+        return;
+    if ( rec->has_tsc )
+    {
+        tsc = pl->last_tsc = rec->tsc;
+        if ( !pl->have_first )
+        {
+            pl->have_first = true;
+            pl->first_tsc = pl->start_tsc = tsc;
+        }
+        else if ( pl->o.interval != XA_INTERVAL_NONE && tsc >= pl->start_tsc )
+            while ( tsc - pl->start_tsc > pl->interval_cycles )
+            {
+                interval_row(pl);
+                pl->start_tsc += pl->interval_cycles;
+            }
+    }
+
+    if ( (pl->o.plots & XA_PLOT_RDTSC) && ev == RDTSC_EVENT &&
+         rec->nr_extra >= 2 &&
+         xa_model_pcpu_current(m, rec->cpu, &dom, &vcpu) &&
+         dom != XA_DOM_IDLE )
+    {
+        put_vcpu(pl, dom, vcpu);
+        put_time(pl, tsc);
+        xa_out_char(pl->out, ' ');
+        xa_out_u64(pl->out, rec->extra[0] | (uint64_t)rec->extra[1] << 32);
+        xa_out_char(pl->out, '\n');
+    }
+    if ( (pl->o.plots & XA_PLOT_IRQ) && ev == IRQ_HANDLED &&
+         rec->nr_extra >= 1 )
+    {
+        xa_out_char(pl->out, 'i');
+        xa_out_hex(pl->out, rec->extra[0]);
+        xa_out_char(pl->out, ' ');
+        put_time(pl, tsc);
+        xa_out_char(pl->out, ' ');
+        xa_out_u64(pl->out, rec->cpu);
+        xa_out_char(pl->out, '\n');
+    }
+}
+
+void xa_plots_finish(struct xa_plots *pl)
+{
+    unsigned int i;
+
+    switch ( pl->o.interval )
+    {
+    case XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL:
+        xa_out_str(pl->out, "time");
+        for ( i = 0; i < pl->nr_doms; i++ )
+        {
+            xa_out_char(pl->out, ' ');
+            xa_out_u64(pl->out, pl->doms[i].id);
+        }
+        xa_out_char(pl->out, '\n');
+        break;
+    case XA_INTERVAL_DOMAIN_GUEST_INTERRUPT:
+        xa_out_str(pl->out, "time running");
+        for ( i = 0; i < pl->nr_vectors; i++ )
+        {
+            xa_out_char(pl->out, ' ');
+            xa_out_u64(pl->out, pl->vectors[i]);
+        }
+        xa_out_char(pl->out, '\n');
+        break;
+    case XA_INTERVAL_NONE:
+    case XA_INTERVAL_DOMAIN_TOTAL_TIME:
+    default:
+        break;
+    }
+}
+
+int xa_plots_new(const struct xa_plots_opts *opts, struct xa_out *out,
+                 struct xa_plots **plp)
+{
+    struct xa_plots *pl;
+
+    if ( !opts->hz )
+        return XA_E_INVAL;
+    if ( (opts->interval == XA_INTERVAL_DOMAIN_TOTAL_TIME ||
+          opts->interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT) &&
+         !opts->nr_domains )
+        return XA_E_INVAL;
+    pl = calloc(1, sizeof(*pl));
+    if ( !pl )
+        return XA_E_NOMEM;
+    pl->o = *opts;
+    pl->out = out;
+    /* Upstream: milliseconds times the rate, truncated. */
+    pl->interval_cycles = (uint64_t)((unsigned __int128)opts->interval_ms *
+                                   opts->hz / 1000u);
+    if ( opts->interval != XA_INTERVAL_NONE && !pl->interval_cycles )
+    {
+        free(pl);
+        return XA_E_INVAL;
+    }
+    if ( opts->nr_domains )
+    {
+        pl->columns = malloc(opts->nr_domains * sizeof(*pl->columns));
+        if ( !pl->columns )
+        {
+            free(pl);
+            return XA_E_NOMEM;
+        }
+        memcpy(pl->columns, opts->domains,
+               opts->nr_domains * sizeof(*pl->columns));
+    }
+    pl->o.domains = pl->columns;
+    *plp = pl;
+    return XA_OK;
+}
+
+void xa_plots_free(struct xa_plots *pl)
+{
+    if ( !pl )
+        return;
+    free(pl->columns);
+    free(pl->doms);
+    free(pl);
+}
