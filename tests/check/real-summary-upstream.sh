@@ -12,6 +12,8 @@ run() {     # trace reference hz [options]
     python3 tests/tools/compare-upstream.py "$R/$n.$ref.txt" "$TMP/$n.json" || exit 1
 }
 run x86-vmx-credit2-8cpu summary 2.4G
+# The same with upstream's --report-pcpu section: per-CPU running and idle.
+run x86-vmx-credit2-8cpu summary-report-pcpu 2.4G --report-pcpu
 run x86-qemu-svm-pvh summary-svm-mode 2300M
 run x86-qemu-pv-dom0 summary 2299.999M
 run arm64-qemu-credit2-2dom summary 62.5M

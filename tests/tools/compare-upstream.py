@@ -30,6 +30,21 @@ def norm(name):
     return name.replace("EXCEPTION_", "EXCP_")
 
 
+def parse_pcpus(path):
+    """Upstream's --report-pcpu section: "pcpu N" then running/idle lines."""
+    pcpus = {}
+    cur = None
+    for line in open(path):
+        m = re.match(r"^pcpu (\d+)$", line.rstrip())
+        if m:
+            cur = pcpus.setdefault(int(m.group(1)), {})
+            continue
+        m = re.match(r"^\s+(running|idle|lost):\s+(\d+)\s+[\d.]+s\s+(\d+)", line)
+        if m and cur is not None:
+            cur[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return pcpus
+
+
 def parse_upstream(path):
     doms = {}
     dom = vcpu = None
@@ -147,6 +162,10 @@ def main():
             oe = {norm(e["reason"]): e for e in ov[vid]["exits"]}
             for name, val in v["exits"].items():
                 cmp(f"d{did}v{vid} exit {name}", val, oe.get(norm(name)))
+    op = {p["id"]: p for p in ours.get("pcpus", [])}
+    for cpu, vals in parse_pcpus(args[0]).items():
+        for what, val in vals.items():
+            cmp(f"pcpu {cpu} {what}", val, op.get(cpu, {}).get(what))
     print(f"{checked} compared, {bad} mismatches" +
           (f", {soft} domain-runstate differences" if soft else ""))
     return 1 if bad else 0

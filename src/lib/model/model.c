@@ -22,6 +22,7 @@
 #include <xenalyze/merge.h>
 
 #include "model-private.h"
+#include "util/util-private.h"
 
 static inline bool is_runstate_change(uint32_t ev)
 {
@@ -204,20 +205,8 @@ struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
     d = domain_find(m, did);
     if ( !d )
         return NULL;
-    if ( vid >= d->nr_vcpus )
-    {
-        unsigned int n = d->nr_vcpus ? d->nr_vcpus : 4;
-        struct vcpu **a;
-
-        while ( n <= vid )
-            n *= 2;
-        a = realloc(d->vcpus, n * sizeof(*a));
-        if ( !a )
-            return NULL;
-        memset(a + d->nr_vcpus, 0, (n - d->nr_vcpus) * sizeof(*a));
-        d->vcpus = a;
-        d->nr_vcpus = n;
-    }
+    if ( xa_grow(&d->vcpus, &d->nr_vcpus, sizeof(*d->vcpus), vid, 4) )
+        return NULL;
     v = d->vcpus[vid];
     if ( v )
         return v;
@@ -241,20 +230,8 @@ static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
 {
     struct pcpu *p;
 
-    if ( cpu >= m->nr_pcpus )
-    {
-        unsigned int n = m->nr_pcpus ? m->nr_pcpus : 8;
-        struct pcpu **a;
-
-        while ( n <= cpu )
-            n *= 2;
-        a = realloc(m->pcpus, n * sizeof(*a));
-        if ( !a )
-            return NULL;
-        memset(a + m->nr_pcpus, 0, (n - m->nr_pcpus) * sizeof(*a));
-        m->pcpus = a;
-        m->nr_pcpus = n;
-    }
+    if ( xa_grow(&m->pcpus, &m->nr_pcpus, sizeof(*m->pcpus), cpu, 8) )
+        return NULL;
     p = m->pcpus[cpu];
     if ( !p )
     {
@@ -379,9 +356,10 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
 
 static void pcpu_time_update(struct pcpu *p, uint64_t tsc)
 {
+    /* As for runstates, a zero-length interval is not an interval. */
     if ( p->time_tsc && p->current )
     {
-        if ( tsc >= p->time_tsc )
+        if ( tsc > p->time_tsc )
             xa_stat_add(p->current->d->id == XA_DOM_IDLE ? &p->idle
                                                            : &p->running,
                         tsc - p->time_tsc);
