@@ -35,6 +35,19 @@ XA_API void xa_merge_free(struct xa_merge *m);
  */
 XA_API int xa_merge_next(struct xa_merge *m, const struct xa_record **rec);
 
+/**
+ * xa_merge_read - the next records in global time order, copied
+ * @m: merge
+ * @out: room for max records
+ * @max: how many at most
+ * @rc: set to XA_OK (more may follow), XA_END, or a negative XA_E_* code
+ *
+ * The batch form of xa_merge_next(), without a call per record.  Returns
+ * how many records were copied.
+ */
+XA_API unsigned int xa_merge_read(struct xa_merge *m, struct xa_record *out,
+                                  unsigned int max, int *rc);
+
 #ifdef __cplusplus
 }
 #endif

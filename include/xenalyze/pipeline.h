@@ -13,17 +13,15 @@
 extern "C" {
 #endif
 
-struct xa_pipe_rec {
-    struct xa_record rec;
-    uint64_t aux;               /* what the producer hook says */
-};
-
 /* Runs in the producer thread for every record, in order. */
 typedef void xa_pipe_produce_fn(void *arg, const struct xa_record *rec,
                                 uint64_t *aux);
-/* Runs in the calling thread for every batch, in order. */
-typedef void xa_pipe_consume_fn(void *arg, const struct xa_pipe_rec *recs,
-                                unsigned int n);
+/*
+ * Runs in the calling thread for every batch, in order: n records and,
+ * beside each, what the producer hook said of it (0 without a hook).
+ */
+typedef void xa_pipe_consume_fn(void *arg, const struct xa_record *recs,
+                                const uint64_t *aux, unsigned int n);
 
 /**
  * xa_pipeline_run - merge in a second thread, consume in this one

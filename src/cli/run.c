@@ -16,8 +16,8 @@ struct summary_ctx {
     uint64_t n;
 };
 
-static void consume_summary(void *arg, const struct xa_pipe_rec *r,
-                            unsigned int n)
+static void consume_summary(void *arg, const struct xa_record *r,
+                            const uint64_t *aux, unsigned int n)
 {
     struct summary_ctx *c = arg;
     unsigned int i;
@@ -27,17 +27,18 @@ static void consume_summary(void *arg, const struct xa_pipe_rec *r,
         /* The model's observer writes the plots as it goes. */
         for ( i = 0; i < n; i++ )
         {
-            c->n += r[i].rec.event != XA_EV_CPU_END;
-            xa_plots_record(c->plots, &r[i].rec, c->model);
-            xa_model_feed(c->model, &r[i].rec);
+            c->n += r[i].event != XA_EV_CPU_END;
+            xa_plots_record(c->plots, &r[i], c->model);
+            xa_model_feed(c->model, &r[i]);
         }
         xa_out_maybe_flush(c->out);
         return;
     }
+    (void)aux;
     for ( i = 0; i < n; i++ )
     {
-        c->n += r[i].rec.event != XA_EV_CPU_END;
-        xa_model_feed(c->model, &r[i].rec);
+        c->n += r[i].event != XA_EV_CPU_END;
+        xa_model_feed(c->model, &r[i]);
     }
 }
 
@@ -65,8 +66,8 @@ static void produce_dump(void *arg, const struct xa_record *rec,
     xa_model_feed(c->model, rec);
 }
 
-static void consume_dump(void *arg, const struct xa_pipe_rec *r,
-                         unsigned int n)
+static void consume_dump(void *arg, const struct xa_record *r,
+                         const uint64_t *aux, unsigned int n)
 {
     struct dump_ctx *c = arg;
     unsigned int i;
@@ -74,12 +75,11 @@ static void consume_dump(void *arg, const struct xa_pipe_rec *r,
     for ( i = 0; i < n; i++ )
     {
         struct xa_fmt_ctx fmt = {
-            .hvm_mode = (enum xa_hvm_mode)(r[i].aux >> 32),
+            .hvm_mode = (enum xa_hvm_mode)(aux[i] >> 32),
         };
 
-        c->n += r[i].rec.event != XA_EV_CPU_END;
-        xa_dump_record_as(c->dump, &r[i].rec, (uint32_t)r[i].aux, &fmt,
-                          c->out);
+        c->n += r[i].event != XA_EV_CPU_END;
+        xa_dump_record_as(c->dump, &r[i], (uint32_t)aux[i], &fmt, c->out);
         xa_out_maybe_flush(c->out);
     }
 }
@@ -103,7 +103,6 @@ int cli_run(const struct cli_opts *o)
     struct xa_trace_hints hints = { .hvm_mode = XA_HVM_VMX };
     struct xa_out out, err;
     struct xa_dump dump;
-    const struct xa_record *rec;
     const struct xa_reader_stats *st;
     uint64_t n = 0;
     int rc, status = 1;
@@ -155,8 +154,14 @@ int cli_run(const struct cli_opts *o)
 
     if ( o->mode == CLI_COUNT )
     {
-        while ( (rc = xa_merge_next(mg, &rec)) == XA_OK )
-            n += rec->event != XA_EV_CPU_END;
+        struct xa_record buf[256];
+        unsigned int i, got;
+
+        do {
+            got = xa_merge_read(mg, buf, 256, &rc);
+            for ( i = 0; i < got; i++ )
+                n += buf[i].event != XA_EV_CPU_END;
+        } while ( rc == XA_OK );
     }
     else if ( o->mode == CLI_DUMP )
     {

@@ -236,7 +236,7 @@ static int prime(struct xa_merge *m)
     return add_new_cpus(m);
 }
 
-int xa_merge_next(struct xa_merge *m, const struct xa_record **rec)
+static inline int merge_next(struct xa_merge *m, const struct xa_record **rec)
 {
     int rc;
 
@@ -289,4 +289,21 @@ int xa_merge_next(struct xa_merge *m, const struct xa_record **rec)
     m->top_pending = (int)m->heap[0];
     *rec = &m->slots[m->heap[0]].rec;
     return XA_OK;
+}
+
+int xa_merge_next(struct xa_merge *m, const struct xa_record **rec)
+{
+    return merge_next(m, rec);
+}
+
+unsigned int xa_merge_read(struct xa_merge *m, struct xa_record *out,
+                           unsigned int max, int *rc)
+{
+    const struct xa_record *rec;
+    unsigned int n = 0;
+
+    *rc = XA_OK;
+    while ( n < max && (*rc = merge_next(m, &rec)) == XA_OK )
+        out[n++] = *rec;
+    return n;
 }

@@ -14,7 +14,8 @@
 
 struct batch {
     unsigned int n;
-    struct xa_pipe_rec recs[BATCH_RECS];
+    struct xa_record recs[BATCH_RECS];
+    uint64_t aux[BATCH_RECS];
 };
 
 struct pipe {
@@ -32,18 +33,15 @@ struct pipe {
 /* Fills one batch; returns false at the end of the stream or on error. */
 static bool fill(struct pipe *p, struct batch *b)
 {
-    const struct xa_record *rec;
-    int rc = XA_OK;
+    unsigned int i;
+    int rc;
 
-    b->n = 0;
-    while ( b->n < BATCH_RECS && (rc = xa_merge_next(p->m, &rec)) == XA_OK )
+    b->n = xa_merge_read(p->m, b->recs, BATCH_RECS, &rc);
+    for ( i = 0; i < b->n; i++ )
     {
-        struct xa_pipe_rec *r = &b->recs[b->n++];
-
-        r->rec = *rec;
-        r->aux = 0;
+        b->aux[i] = 0;
         if ( p->produce )
-            p->produce(p->parg, rec, &r->aux);
+            p->produce(p->parg, &b->recs[i], &b->aux[i]);
     }
     if ( rc < 0 )
         p->rc = rc;
@@ -102,7 +100,8 @@ int xa_pipeline_run(struct xa_merge *m, xa_pipe_produce_fn *produce,
         {
             more = fill(&p, &p.batches[0]);
             if ( p.batches[0].n )
-                consume(carg, p.batches[0].recs, p.batches[0].n);
+                consume(carg, p.batches[0].recs, p.batches[0].aux,
+                        p.batches[0].n);
         }
         rc = p.rc;
         goto out;
@@ -124,7 +123,7 @@ int xa_pipeline_run(struct xa_merge *m, xa_pipe_produce_fn *produce,
         pthread_mutex_unlock(&p.lock);
 
         if ( b->n )
-            consume(carg, b->recs, b->n);
+            consume(carg, b->recs, b->aux, b->n);
 
         pthread_mutex_lock(&p.lock);
         p.tail++;

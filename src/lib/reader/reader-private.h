@@ -86,31 +86,31 @@ static inline uint32_t reader_rec_size(uint32_t hdr)
 
 /*
  * Decodes the record at cs->p, known to lie wholly inside the window, and
- * moves past it.  The extra words are copied as a block of 7 when the
- * window holds that many bytes (the words past nr_extra mean nothing).
+ * moves past it; tsc is its TSC when the header says it has one (read by
+ * the caller, which checks it).  The extra words are copied as a block of
+ * 7 when the window holds that many bytes (the words past nr_extra mean
+ * nothing).
  */
 static inline void reader_decode(struct xa_reader *rd, struct cpu_stream *cs,
-                                 unsigned int cpu, uint32_t hdr,
+                                 unsigned int cpu, uint32_t hdr, uint64_t tsc,
                                  struct xa_record *rec)
 {
-    const uint8_t *p = cs->p;
+    const uint8_t *p = cs->p + 4;
     uint32_t nr_extra = (hdr >> 28) & 7;
 
-    rec->offset = cs->base + (uint64_t)(p - cs->start);
-    p += 4;
+    rec->offset = cs->base + (uint64_t)(cs->p - cs->start);
     if ( hdr >> 31 )
     {
-        cs->last_tsc = rd64(p);
-        rec->tsc = cs->last_tsc;
+        cs->last_tsc = tsc;
         rec->has_tsc = 1;
         p += 8;
     }
     else
     {
-        rec->tsc = cs->last_tsc;
         rec->has_tsc = 0;
         rd->stats.tscless++;
     }
+    rec->tsc = cs->last_tsc;
     rec->event = hdr & 0x0fffffff;
     rec->nr_extra = (uint8_t)nr_extra;
     rec->cpu = (uint16_t)cpu;
@@ -133,16 +133,22 @@ static inline bool reader_fast_next(struct xa_reader *rd,
                                     struct xa_record *rec)
 {
     size_t left = (size_t)(cs->end - cs->p);
+    uint64_t tsc = 0;
     uint32_t hdr;
 
     if ( left < 4 )
         return false;
     hdr = rd32(cs->p);
     if ( left < reader_rec_size(hdr) ||
-         (hdr & 0x0ffff000) == (XA_TRC_GEN & 0x0ffff000) ||
-         ((hdr >> 31) && rd64(cs->p + 4) < cs->last_tsc) )
+         (hdr & 0x0ffff000) == (XA_TRC_GEN & 0x0ffff000) )
         return false;
-    reader_decode(rd, cs, cpu, hdr, rec);
+    if ( hdr >> 31 )
+    {
+        tsc = rd64(cs->p + 4);
+        if ( tsc < cs->last_tsc )
+            return false;
+    }
+    reader_decode(rd, cs, cpu, hdr, tsc, rec);
     return true;
 }
 

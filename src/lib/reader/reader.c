@@ -449,6 +449,7 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
         const uint8_t *p = cs->p;
         size_t left = (size_t)(cs->end - p);
         uint32_t hdr;
+        uint64_t tsc;
 
         if ( left == 0 )
         {
@@ -490,10 +491,11 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
         hdr = rd32(p);
         if ( left < reader_rec_size(hdr) )
             goto truncated;
-        if ( (hdr >> 31) && rd64(p + 4) < cs->last_tsc )
+        tsc = (hdr >> 31) ? rd64(p + 4) : 0;
+        if ( (hdr >> 31) && tsc < cs->last_tsc )
             xa_diag_add(rd->diag, XA_DIAG_TSC_BACKWARDS,
                         cs->base + (uint64_t)(p - cs->start), cpu);
-        reader_decode(rd, cs, cpu, hdr, rec);
+        reader_decode(rd, cs, cpu, hdr, tsc, rec);
         if ( rec->event == XA_TRC_TRACE_WRAP_BUFFER )
             rd->stats.wraps++;
         else if ( rec->event == XA_TRC_LOST_RECORDS )
