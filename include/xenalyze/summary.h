@@ -87,6 +87,15 @@ struct xa_sum_count {
     uint64_t count;
 };
 
+/* An interrupt vector injected into an HVM vCPU, and wake-to-halt times. */
+struct xa_sum_girq {
+    unsigned int vector;
+    uint64_t count;
+    const struct xa_stat *wake_alone;   /* NULL when none */
+    const struct xa_stat *wake_any;
+    const struct xa_stat *intr;
+};
+
 struct xa_sum_vcpu {
     unsigned int id;
     const struct xa_stat *rs[XA_RS_NR];
@@ -97,7 +106,7 @@ struct xa_sum_vcpu {
     unsigned int nr_hypercalls;
     struct xa_sum_count *pv_events;
     unsigned int nr_pv_events;
-    struct xa_sum_count *guest_irqs;    /* HVM: injected, by vector */
+    struct xa_sum_girq *guest_irqs;     /* HVM: injected, by vector */
     unsigned int nr_guest_irqs;
 };
 

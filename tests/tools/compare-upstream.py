@@ -88,7 +88,15 @@ def parse_upstream(path):
         elif section == "irqs" and vcpu is not None:
             m = re.match(r"^  \[\s*(\d+)\] (\d+)", line)
             if m:
-                vcpu["irqs"][int(m.group(1))] = int(m.group(2))
+                vec = int(m.group(1))
+                vcpu["irqs"][vec] = int(m.group(2))
+                continue
+            m = re.match(r"^\s+\* (wake to halt alone|wake to halt any|"
+                         r"intr to halt)\s*:\s+(\d+)\s+[\d.]+s\s+(\d+)", line)
+            if m:
+                k = m.group(1).replace(" ", "_")
+                vcpu.setdefault("w2h", {})[(vec, k)] = (int(m.group(2)),
+                                                        int(m.group(3)))
         elif section == "exits" and vcpu is not None:
             m = re.match(r"^ (\S+)\s+(\d+)\s+[\d.]+s\s+[\d.]+%\s+(\d+) cyc", line)
             if m:
@@ -153,6 +161,11 @@ def main():
                 cmp(f"d{did}v{vid} {rs}", val, ov[vid]["runstates"].get(rs))
             oi = {int(x["name"], 16): x["count"]
                   for x in ov[vid].get("guest_interrupts", [])}
+            ow = {int(x["name"], 16): x
+                  for x in ov[vid].get("guest_interrupts", [])}
+            for (vec, k), val in v.get("w2h", {}).items():
+                cmp(f"d{did}v{vid} vector {vec} {k}", val,
+                    ow.get(vec, {}).get(k))
             for vec, count in v["irqs"].items():
                 checked += 1
                 if oi.get(vec) != count:

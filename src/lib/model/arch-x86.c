@@ -8,6 +8,8 @@
  * the HVMTRACE_* calls in xen/arch/x86/hvm/ (handlers) and
  * xen/arch/x86/pv/trace.c (PV).
  */
+#include <stdlib.h>
+
 #include "model-private.h"
 
 #define HVM_LOW(ev)     ((ev) & 0x3ff & ~(uint32_t)XA_TRC_64_FLAG)
@@ -59,6 +61,141 @@ static void hvm_exit(struct xa_model *m, struct vcpu *v,
     model_exit_open(m, v, rec, code);
 }
 
+/* Wake to halt */
+
+static void w2h_inject(struct vcpu *v, unsigned int vec)
+{
+    struct w2h *w = v->w2h;
+    struct w2h_vec *g;
+
+    if ( !w && !(w = v->w2h = calloc(1, sizeof(*w))) )
+        return;
+    g = &w->vec[vec];
+    g->count++;
+    if ( w->waking && !w->wake_vector )
+    {
+        w->wake_vector = vec;
+        g->is_wake = true;
+    }
+    if ( !g->start_tsc )
+    {
+        g->start_tsc = 1;
+        w->wanting++;
+        w->interrupts++;
+    }
+}
+
+/* The interrupts injected before this entry start their clocks here. */
+static void w2h_entry(struct w2h *w, uint64_t tsc)
+{
+    unsigned int i;
+
+    w->waking = false;
+    for ( i = 0; i < 256 && w->wanting; i++ )
+        if ( w->vec[i].start_tsc == 1 )
+        {
+            w->vec[i].start_tsc = tsc;
+            w->wanting--;
+        }
+}
+
+/* The vCPU halts (running to blocked): every started clock stops. */
+static void w2h_halt(struct w2h *w, uint64_t tsc)
+{
+    unsigned int i;
+
+    for ( i = 0; i < 256; i++ )
+    {
+        struct w2h_vec *g = &w->vec[i];
+        uint64_t t;
+
+        if ( !g->start_tsc )
+            continue;
+        t = g->start_tsc == 1 || tsc < g->start_tsc ? 0 : tsc - g->start_tsc;
+        if ( t && !g->times )
+            g->times = calloc(W2H_NR, sizeof(*g->times));
+        if ( t && g->times )
+        {
+            if ( g->is_wake )
+            {
+                if ( w->interrupts == 1 )
+                    xa_stat_add(&g->times[W2H_WAKE_ALONE], t);
+                xa_stat_add(&g->times[W2H_WAKE_ANY], t);
+            }
+            else
+                xa_stat_add(&g->times[W2H_INTR], t);
+        }
+        g->start_tsc = 0;
+        g->is_wake = false;
+    }
+    w->interrupts = 0;
+    w->wake_vector = 0;
+    w->wanting = 0;
+}
+
+/*
+ * The scheduler's side (upstream's rules): a wake from blocked starts
+ * "waking" until the vCPU enters the guest; a halt (running to blocked)
+ * stops every started clock.
+ */
+void x86_w2h_runstate(struct vcpu *v, int old_rs, int new_rs, uint64_t tsc)
+{
+    struct w2h *w = v->w2h;
+    bool wake = new_rs == RS_RUNNABLE && old_rs == RS_BLOCKED;
+
+    if ( !w )
+    {
+        /* Remember a wake even before the first injection. */
+        if ( wake && (w = v->w2h = calloc(1, sizeof(*w))) )
+            w->waking = true;
+        return;
+    }
+    if ( wake )
+        w->waking = true;
+    else if ( new_rs != RS_RUNNING || old_rs != RS_RUNNABLE )
+    {
+        if ( w->waking && old_rs == RS_RUNNING && new_rs != RS_OFFLINE )
+            w->waking = false;
+        if ( new_rs == RS_BLOCKED && old_rs == RS_RUNNING && w->interrupts )
+            w2h_halt(w, tsc);
+    }
+}
+
+void x86_w2h_reset(struct vcpu *v)
+{
+    struct w2h *w = v->w2h;
+    unsigned int i;
+
+    if ( !w )
+        return;
+    w->waking = false;
+    w->wake_vector = 0;
+    w->interrupts = 0;
+    w->wanting = 0;
+    for ( i = 0; i < 256; i++ )
+    {
+        w->vec[i].start_tsc = 0;
+        w->vec[i].is_wake = false;
+    }
+}
+
+void x86_w2h_free(struct vcpu *v)
+{
+    unsigned int i, k;
+
+    if ( !v->w2h )
+        return;
+    for ( i = 0; i < 256; i++ )
+        if ( v->w2h->vec[i].times )
+        {
+            for ( k = 0; k < W2H_NR; k++ )
+                xa_stat_dispose(&v->w2h->vec[i].times[k]);
+            free(v->w2h->vec[i].times);
+        }
+    free(v->w2h);
+    v->w2h = NULL;
+}
+
 static void hvm_handler(struct xa_model *m, struct vcpu *v,
                         const struct xa_record *rec)
 {
@@ -71,7 +208,7 @@ static void hvm_handler(struct xa_model *m, struct vcpu *v,
     /* svm/intr.c, vmx/intr.c: an interrupt injected into the guest. */
     if ( low == H_INJ_VIRQ )
     {
-        count_tab_add(&v->guest_irqs, w[0] & 0xff, 1);
+        w2h_inject(v, w[0] & 0xff);
         if ( OBS(m, guest_irq) )
             m->obs.guest_irq(m->obs.arg, v->d->id, v->id, w[0] & 0xff,
                              rec->tsc);
@@ -146,8 +283,9 @@ void x86_hvm_record(struct xa_model *m, const struct xa_record *rec)
         switch ( HVM_LOW(ev) )
         {
         case 0x01:                                  /* VMENTRY */
-            if ( v->arch_init )
-                model_exit_close(m, v, rec->tsc);
+            if ( v->w2h )
+                w2h_entry(v->w2h, rec->tsc);
+            model_exit_close(m, v, rec->tsc);
             break;
         case 0x02:                                  /* VMEXIT(64) */
             if ( rec->nr_extra >= 1 )

@@ -71,6 +71,35 @@ struct count_tab {
     unsigned int nr, cap;
 };
 
+/*
+ * Interrupts injected into an HVM vCPU, by vector, and how long the guest
+ * took from each to its next halt (upstream's "wake to halt"): an
+ * interrupt's clock starts at the VM entry that delivers it and stops when
+ * the vCPU blocks; if it came while the vCPU was waking from a halt, it is
+ * a wake interrupt ("alone" when it was the only one before the halt).
+ */
+enum w2h_kind {
+    W2H_WAKE_ALONE,
+    W2H_WAKE_ANY,
+    W2H_INTR,
+    W2H_NR
+};
+
+struct w2h_vec {
+    uint64_t count;                 /* injections */
+    uint64_t start_tsc;             /* 0: none; 1: at the next entry */
+    bool is_wake;
+    struct xa_stat *times;          /* [W2H_NR], allocated on first use */
+};
+
+struct w2h {
+    bool waking;                    /* woken from blocked, not yet entered */
+    uint32_t wake_vector;           /* 0: none yet this wake */
+    unsigned int interrupts;        /* started since the last halt */
+    unsigned int wanting;           /* waiting for the next entry's TSC */
+    struct w2h_vec vec[256];
+};
+
 struct domain;
 struct pcpu;
 
@@ -101,7 +130,7 @@ struct vcpu {
 
     struct count_tab hypercalls;    /* PV */
     struct count_tab pv_events;     /* PV, by event id */
-    struct count_tab guest_irqs;    /* HVM: injected interrupts by vector */
+    struct w2h *w2h;                /* HVM: injected interrupts, NULL: none */
 };
 
 struct domain {
@@ -206,6 +235,11 @@ static inline void model_exit_sub(struct vcpu *v, uint8_t kind, uint64_t val,
 struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
                               enum vcpu_type type);
 int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n);
+
+/* arch-x86.c: wake-to-halt bookkeeping the scheduler drives. */
+void x86_w2h_runstate(struct vcpu *v, int old_rs, int new_rs, uint64_t tsc);
+void x86_w2h_reset(struct vcpu *v);
+void x86_w2h_free(struct vcpu *v);
 
 /* arch-x86.c, arch-arm.c */
 void x86_hvm_record(struct xa_model *m, const struct xa_record *rec);

@@ -98,8 +98,7 @@ static void vcpu_free(struct vcpu *v)
     free(v->hypercalls.counts);
     free(v->pv_events.keys);
     free(v->pv_events.counts);
-    free(v->guest_irqs.keys);
-    free(v->guest_irqs.counts);
+    x86_w2h_free(v);
     free(v);
 }
 
@@ -375,6 +374,7 @@ static void exit_discard(struct vcpu *v)
 static void lose_vcpu(struct xa_model *m, struct vcpu *v, uint64_t tsc)
 {
     exit_discard(v);
+    x86_w2h_reset(v);
     runstate_update(m, v, RS_LOST, tsc);
 }
 
@@ -484,6 +484,9 @@ static void sched_runstate(struct xa_model *m, struct pcpu *p,
     /* Waiting for a CPU is not part of the exit that was open. */
     if ( new_rs == RS_RUNNABLE && v->exit_open )
         model_exit_close(m, v, rec->tsc);
+
+    if ( v->type == VT_HVM && v->state != RS_LOST )
+        x86_w2h_runstate(v, old_rs, new_rs, rec->tsc);
 
     if ( v->state != old_rs )
     {

@@ -179,7 +179,6 @@ static const char *exit_name(const struct xa_model *m, enum vcpu_type type,
 enum count_kind {
     COUNT_HYPERCALL,
     COUNT_EVENT,
-    COUNT_VECTOR,
 };
 
 static int build_counts(const struct count_tab *t, enum count_kind kind,
@@ -210,8 +209,6 @@ static int build_counts(const struct count_tab *t, enum count_kind kind,
                 snprintf(buf, sizeof(buf), "%s%u", pfx,
                          k & ~XA_PV_SUBCALL_BIT);
         }
-        else if ( kind == COUNT_VECTOR )
-            snprintf(buf, sizeof(buf), "0x%02x", k);
         else
             snprintf(buf, sizeof(buf), "0x%08x", k);
         (*out)[i].name = xstrdup(buf);
@@ -221,6 +218,37 @@ static int build_counts(const struct count_tab *t, enum count_kind kind,
         (*nr)++;
     }
     qsort(*out, *nr, sizeof(**out), cmp_count);
+    return XA_OK;
+}
+
+static int build_girqs(const struct w2h *w, struct xa_sum_vcpu *sv)
+{
+    unsigned int i, n = 0;
+
+    for ( i = 0; i < 256; i++ )
+        n += w->vec[i].count > 0;
+    if ( !n )
+        return XA_OK;
+    sv->guest_irqs = calloc(n, sizeof(*sv->guest_irqs));
+    if ( !sv->guest_irqs )
+        return XA_E_NOMEM;
+    for ( i = 0; i < 256; i++ )
+    {
+        const struct w2h_vec *g = &w->vec[i];
+        struct xa_sum_girq *q;
+
+        if ( !g->count )
+            continue;
+        q = &sv->guest_irqs[sv->nr_guest_irqs++];
+        q->vector = i;
+        q->count = g->count;
+        if ( g->times )
+        {
+            q->wake_alone = &g->times[W2H_WAKE_ALONE];
+            q->wake_any = &g->times[W2H_WAKE_ANY];
+            q->intr = &g->times[W2H_INTR];
+        }
+    }
     return XA_OK;
 }
 
@@ -273,9 +301,8 @@ static int build_vcpu(const struct xa_model *m, const struct vcpu *v,
     if ( !rc )
         rc = build_counts(&v->pv_events, COUNT_EVENT, &sv->pv_events,
                           &sv->nr_pv_events);
-    if ( !rc )
-        rc = build_counts(&v->guest_irqs, COUNT_VECTOR, &sv->guest_irqs,
-                          &sv->nr_guest_irqs);
+    if ( !rc && v->w2h )
+        rc = build_girqs(v->w2h, sv);
     return rc;
 }
 
@@ -307,8 +334,6 @@ void model_summary_free(struct xa_summary *s)
             for ( k = 0; k < v->nr_pv_events; k++ )
                 free(v->pv_events[k].name);
             free(v->pv_events);
-            for ( k = 0; k < v->nr_guest_irqs; k++ )
-                free(v->guest_irqs[k].name);
             free(v->guest_irqs);
         }
         free(d->vcpus);
@@ -326,7 +351,7 @@ static bool domain_has_guest_data(const struct domain *d)
         if ( d->vcpus[i] && ((d->vcpus[i]->exits && d->vcpus[i]->exits->nr) ||
                              d->vcpus[i]->hypercalls.nr ||
                              d->vcpus[i]->pv_events.nr ||
-                             d->vcpus[i]->guest_irqs.nr) )
+                             d->vcpus[i]->w2h) )
             return true;
     return false;
 }

@@ -91,6 +91,16 @@ static void counts(struct xa_out *o, const char *k,
     xa_out_char(o, ']');
 }
 
+/* ",KEY:STATS" when there are any. */
+static void w2h_stat(struct xa_out *o, const char *k, const struct xa_stat *st)
+{
+    if ( !st || !st->count )
+        return;
+    xa_out_char(o, ',');
+    key(o, k);
+    stats_obj(o, st);
+}
+
 static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
 {
     unsigned int i, j;
@@ -140,7 +150,25 @@ static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
     xa_out_char(o, ',');
     counts(o, "pv_events", v->pv_events, v->nr_pv_events);
     xa_out_char(o, ',');
-    counts(o, "guest_interrupts", v->guest_irqs, v->nr_guest_irqs);
+    key(o, "guest_interrupts");
+    xa_out_char(o, '[');
+    for ( i = 0; i < v->nr_guest_irqs; i++ )
+    {
+        const struct xa_sum_girq *g = &v->guest_irqs[i];
+
+        if ( i )
+            xa_out_char(o, ',');
+        xa_out_str(o, "{\"name\":\"0x");
+        xa_out_hexw(o, g->vector, 2);
+        xa_out_str(o, "\",");
+        kv_u(o, "vector", g->vector, true);
+        kv_u(o, "count", g->count, false);
+        w2h_stat(o, "wake_to_halt_alone", g->wake_alone);
+        w2h_stat(o, "wake_to_halt_any", g->wake_any);
+        w2h_stat(o, "intr_to_halt", g->intr);
+        xa_out_char(o, '}');
+    }
+    xa_out_char(o, ']');
     xa_out_char(o, '}');
 }
 

@@ -102,10 +102,21 @@ static void render_vcpu(struct xa_out *o, const struct xa_summary *s,
     }
     if ( v->nr_guest_irqs )
     {
-        xa_out_str(o, " Guest interrupts injected (by vector):  count\n");
+        xa_out_str(o, " Guest interrupts injected (by vector):    count\n");
         for ( i = 0; i < v->nr_guest_irqs; i++ )
-            xa_out_printf(o, "   [%s] %-20s %8llu\n", v->guest_irqs[i].name,
-                          "", (unsigned long long)v->guest_irqs[i].count);
+        {
+            const struct xa_sum_girq *g = &v->guest_irqs[i];
+
+            xa_out_printf(o, "   [0x%02x] %-26s %8llu\n", g->vector, "",
+                          (unsigned long long)g->count);
+            if ( g->wake_alone && g->wake_alone->count )
+                stat_line(o, s, "      ", "wake to halt alone", g->wake_alone,
+                          0);
+            if ( g->wake_any && g->wake_any->count )
+                stat_line(o, s, "      ", "wake to halt any", g->wake_any, 0);
+            if ( g->intr && g->intr->count )
+                stat_line(o, s, "      ", "intr to halt", g->intr, 0);
+        }
     }
     if ( v->nr_pv_events )
     {
