@@ -96,6 +96,12 @@ struct xa_sum_girq {
     const struct xa_stat *intr;
 };
 
+/* Time a vCPU stayed on one pCPU between migrations. */
+struct xa_sum_stay {
+    unsigned int cpu;
+    const struct xa_stat *st;
+};
+
 struct xa_sum_vcpu {
     unsigned int id;
     const struct xa_stat *rs[XA_RS_NR];
@@ -108,6 +114,9 @@ struct xa_sum_vcpu {
     unsigned int nr_pv_events;
     struct xa_sum_girq *guest_irqs;     /* HVM: injected, by vector */
     unsigned int nr_guest_irqs;
+    const struct xa_stat *stay_all;     /* CPU affinity, all pCPUs */
+    struct xa_sum_stay *stays;          /* by pCPU, sorted */
+    unsigned int nr_stays;
 };
 
 struct xa_sum_domain {

@@ -72,6 +72,11 @@ def parse_upstream(path):
         if line.startswith("Guest interrupt counts:"):
             section = "irqs"
             continue
+        m = re.match(r"^ cpu affinity:\s+(\d+)\s+(\d+)", line)
+        if m and vcpu is not None:
+            vcpu["affinity"] = (int(m.group(1)), int(m.group(2)))
+            section = None
+            continue
         if re.match(r"^\S", line) or line.startswith(" cpu affinity") or \
            line.startswith(" Grant") or line.startswith(" Populate"):
             section = None
@@ -159,6 +164,9 @@ def main():
                 continue
             for rs, val in v["rs"].items():
                 cmp(f"d{did}v{vid} {rs}", val, ov[vid]["runstates"].get(rs))
+            if "affinity" in v:
+                cmp(f"d{did}v{vid} cpu affinity (all stays)", v["affinity"],
+                    ov[vid].get("cpu_affinity", {}).get("all"))
             oi = {int(x["name"], 16): x["count"]
                   for x in ov[vid].get("guest_interrupts", [])}
             ow = {int(x["name"], 16): x

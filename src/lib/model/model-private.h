@@ -100,6 +100,11 @@ struct w2h {
     struct w2h_vec vec[256];
 };
 
+struct stay {
+    unsigned int cpu;
+    struct xa_stat st;
+};
+
 struct domain;
 struct pcpu;
 
@@ -131,6 +136,12 @@ struct vcpu {
     struct count_tab hypercalls;    /* PV */
     struct count_tab pv_events;     /* PV, by event id */
     struct w2h *w2h;                /* HVM: injected interrupts, NULL: none */
+
+    /* CPU affinity: how long it stayed on a pCPU between migrations. */
+    uint64_t pcpu_tsc;              /* arrived on its pCPU; 0: unknown */
+    struct xa_stat stay_all;
+    struct stay *stays;             /* by pCPU */
+    unsigned int nr_stays, cap_stays;
 };
 
 struct domain {

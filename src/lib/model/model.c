@@ -99,6 +99,10 @@ static void vcpu_free(struct vcpu *v)
     free(v->pv_events.keys);
     free(v->pv_events.counts);
     x86_w2h_free(v);
+    xa_stat_dispose(&v->stay_all);
+    for ( i = 0; i < v->nr_stays; i++ )
+        xa_stat_dispose(&v->stays[i].st);
+    free(v->stays);
     free(v);
 }
 
@@ -395,6 +399,41 @@ static void vcpu_prev_update(struct xa_model *m, struct pcpu *p,
     runstate_update(m, prev, new_rs, tsc);
 }
 
+/*
+ * A vCPU leaves the pCPU it arrived on at pcpu_tsc (it migrates, or the
+ * trace ends): the stay counts for that pCPU.  (Upstream counts it for the
+ * pCPU it moves to.)
+ */
+static void stay_end(struct vcpu *v, uint64_t tsc)
+{
+    struct stay *s = NULL;
+    unsigned int i;
+
+    if ( !v->pcpu_tsc || !v->p || tsc < v->pcpu_tsc )
+        return;
+    xa_stat_add(&v->stay_all, tsc - v->pcpu_tsc);
+    for ( i = 0; i < v->nr_stays; i++ )
+        if ( v->stays[i].cpu == v->p->id )
+            s = &v->stays[i];
+    if ( !s )
+    {
+        if ( v->nr_stays == v->cap_stays )
+        {
+            unsigned int cap = v->cap_stays ? v->cap_stays * 2 : 4;
+            struct stay *n = realloc(v->stays, cap * sizeof(*n));
+
+            if ( !n )
+                return;
+            v->stays = n;
+            v->cap_stays = cap;
+        }
+        s = &v->stays[v->nr_stays++];
+        s->cpu = v->p->id;
+        xa_stat_init(&s->st);
+    }
+    xa_stat_add(&s->st, tsc - v->pcpu_tsc);
+}
+
 static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
                              struct vcpu *next, uint64_t tsc)
 {
@@ -414,9 +453,17 @@ static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
     {
         if ( next->state == RS_RUNNING && next->d->id != XA_DOM_DEFAULT )
             next->state_tsc = 0;
+        if ( next->p != p )
+        {
+            stay_end(next, tsc);
+            next->pcpu_tsc = tsc;
+        }
     }
     else
+    {
         next->activated = true;
+        next->pcpu_tsc = tsc;
+    }
 
     runstate_update(m, next, RS_RUNNING, tsc);
     if ( OBS(m, schedule) )
@@ -896,6 +943,20 @@ void xa_model_finish(struct xa_model *m)
 
         if ( p && p->present )
             pcpu_end(m, p);
+    }
+    /* Every vCPU's last stay ends with the trace. */
+    for ( i = 0; i < DOM_HASH; i++ )
+    {
+        struct domain *d;
+        unsigned int j;
+
+        for ( d = m->dom_hash[i]; d; d = d->hnext )
+            for ( j = 0; j < d->nr_vcpus; j++ )
+                if ( d->vcpus[j] && d->id != XA_DOM_DEFAULT )
+                {
+                    stay_end(d->vcpus[j], m->last_tsc);
+                    d->vcpus[j]->pcpu_tsc = 0;
+                }
     }
 }
 

@@ -221,6 +221,14 @@ static int build_counts(const struct count_tab *t, enum count_kind kind,
     return XA_OK;
 }
 
+static int cmp_stay(const void *a, const void *b)
+{
+    unsigned int x = ((const struct xa_sum_stay *)a)->cpu;
+    unsigned int y = ((const struct xa_sum_stay *)b)->cpu;
+
+    return x < y ? -1 : x > y;
+}
+
 static int build_girqs(const struct w2h *w, struct xa_sum_vcpu *sv)
 {
     unsigned int i, n = 0;
@@ -303,6 +311,20 @@ static int build_vcpu(const struct xa_model *m, const struct vcpu *v,
                           &sv->nr_pv_events);
     if ( !rc && v->w2h )
         rc = build_girqs(v->w2h, sv);
+    sv->stay_all = &v->stay_all;
+    if ( !rc && v->nr_stays )
+    {
+        sv->stays = calloc(v->nr_stays, sizeof(*sv->stays));
+        if ( !sv->stays )
+            return XA_E_NOMEM;
+        for ( i = 0; i < v->nr_stays; i++ )
+        {
+            sv->stays[i].cpu = v->stays[i].cpu;
+            sv->stays[i].st = &v->stays[i].st;
+        }
+        sv->nr_stays = v->nr_stays;
+        qsort(sv->stays, sv->nr_stays, sizeof(*sv->stays), cmp_stay);
+    }
     return rc;
 }
 
@@ -335,6 +357,7 @@ void model_summary_free(struct xa_summary *s)
                 free(v->pv_events[k].name);
             free(v->pv_events);
             free(v->guest_irqs);
+            free(v->stays);
         }
         free(d->vcpus);
     }

@@ -169,6 +169,20 @@ static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
         xa_out_char(o, '}');
     }
     xa_out_char(o, ']');
+    if ( v->stay_all && v->stay_all->count )
+    {
+        xa_out_str(o, ",\"cpu_affinity\":{\"all\":");
+        stats_obj(o, v->stay_all);
+        xa_out_str(o, ",\"pcpus\":[");
+        for ( i = 0; i < v->nr_stays; i++ )
+        {
+            xa_out_str(o, i ? ",{" : "{");
+            kv_u(o, "cpu", v->stays[i].cpu, true);
+            stats_fields(o, v->stays[i].st);
+            xa_out_char(o, '}');
+        }
+        xa_out_str(o, "]}");
+    }
     xa_out_char(o, '}');
 }
 

@@ -67,6 +67,17 @@ static void render_vcpu(struct xa_out *o, const struct xa_summary *s,
             stat_line(o, s, i >= XA_RS_RUNNABLE_WAKE &&
                       i <= XA_RS_RUNNABLE_OTHER ? "      " : "   ",
                       xa_rs_name((enum xa_rs)i), v->rs[i], 0);
+    if ( v->stay_all && v->stay_all->count )
+    {
+        stat_line(o, s, " ", "cpu affinity (stays)", v->stay_all, 0);
+        for ( i = 0; i < v->nr_stays; i++ )
+        {
+            char name[24];
+
+            snprintf(name, sizeof(name), "[%u]", v->stays[i].cpu);
+            stat_line(o, s, "   ", name, v->stays[i].st, 0);
+        }
+    }
     if ( v->nr_exits )
     {
         xa_out_str(o, " Exit reasons:                       " STAT_HDR
