@@ -40,6 +40,16 @@ static void stats_obj(struct xa_out *o, const struct xa_stat *st)
     xa_out_char(o, '}');
 }
 
+/* "KEY":STATS, preceded by a comma when comma is set. */
+static void kv_stats(struct xa_out *o, const char *k, const struct xa_stat *st,
+                     bool comma)
+{
+    if ( comma )
+        xa_out_char(o, ',');
+    key(o, k);
+    stats_obj(o, st);
+}
+
 static void runstates(struct xa_out *o, const struct xa_stat *const *rs,
                       unsigned int n, const char *(*name)(unsigned int))
 {
@@ -52,11 +62,8 @@ static void runstates(struct xa_out *o, const struct xa_stat *const *rs,
     {
         if ( !rs[i]->count )
             continue;
-        if ( !first )
-            xa_out_char(o, ',');
+        kv_stats(o, name(i), rs[i], !first);
         first = false;
-        key(o, name(i));
-        stats_obj(o, rs[i]);
     }
     xa_out_char(o, '}');
 }
@@ -94,11 +101,8 @@ static void counts(struct xa_out *o, const char *k,
 /* ",KEY:STATS" when there are any. */
 static void w2h_stat(struct xa_out *o, const char *k, const struct xa_stat *st)
 {
-    if ( !st || !st->count )
-        return;
-    xa_out_char(o, ',');
-    key(o, k);
-    stats_obj(o, st);
+    if ( st && st->count )
+        kv_stats(o, k, st, true);
 }
 
 static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
@@ -266,14 +270,9 @@ static void render(const struct xa_summary *s,
         xa_out_char(o, '{');
         kv_u(o, "id", p->id, true);
         kv_u(o, "records", p->records, true);
-        key(o, "running");
-        stats_obj(o, p->running);
-        xa_out_char(o, ',');
-        key(o, "idle");
-        stats_obj(o, p->idle);
-        xa_out_char(o, ',');
-        key(o, "lost");
-        stats_obj(o, p->lost);
+        kv_stats(o, "running", p->running, false);
+        kv_stats(o, "idle", p->idle, true);
+        kv_stats(o, "lost", p->lost, true);
         xa_out_str(o, ",\"volume_bytes\":{");
         for ( j = 0; j < XA_NR_VOLUME; j++ )
             kv_u(o, xa_volume_name(j), p->volume[j], j + 1 < XA_NR_VOLUME);
