@@ -101,9 +101,18 @@ XA_API int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
                         struct xa_model **out);
 XA_API void xa_model_free(struct xa_model *m);
 
-/* Installs (obs NULL: removes) the observer; call before feeding. */
+/* Installs (obs NULL: removes) the only observer; call before feeding. */
 XA_API void xa_model_set_observer(struct xa_model *m,
                                   const struct xa_model_observer *obs);
+
+/*
+ * Adds an observer beside those installed (plots, a timeline and per-exit
+ * rows at once), called in the order added.  Returns XA_OK, or XA_E_RANGE
+ * beyond XA_MODEL_MAX_OBSERVERS.  Call before feeding.
+ */
+#define XA_MODEL_MAX_OBSERVERS 8
+XA_API int xa_model_add_observer(struct xa_model *m,
+                                 const struct xa_model_observer *obs);
 
 /* Processes one record of the merged stream. */
 XA_API void xa_model_feed(struct xa_model *m, const struct xa_record *rec);

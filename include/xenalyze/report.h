@@ -23,6 +23,8 @@ struct xa_dump {
     bool show_tsc;              /* prefix each line with the raw TSC */
     bool hz_given;              /* else a clock record in the trace sets it */
     bool hz_from_trace;         /* a clock record set hz */
+    const struct xa_filter *filter; /* NULL: every record */
+    uint64_t win_lo, win_hi;    /* filter's window in TSC, once known */
 };
 
 XA_API void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
@@ -65,6 +67,16 @@ XA_API const struct xa_report_ops *xa_report_find(const char *name);
 XA_API void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
                               uint32_t current, const struct xa_fmt_ctx *fmt,
                               struct xa_out *o);
+
+/*
+ * Whether the dump shows rec, under d->filter: its time in the window
+ * (the origin is the dump's, set by the first timestamp) and the vCPU
+ * running on its pCPU (current, as for xa_dump_record_as()) selected.
+ * Records of a pCPU whose running vCPU is not known pass no domain or
+ * vCPU filter.  Call it for every record, in order, before formatting.
+ */
+XA_API bool xa_dump_selects(struct xa_dump *d, const struct xa_record *rec,
+                            uint32_t current);
 
 /* Anomaly section, text. */
 XA_API void xa_report_diag_text(const struct xa_diag *diag, struct xa_out *o);

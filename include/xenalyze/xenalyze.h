@@ -9,6 +9,7 @@
 #include <xenalyze/out.h>
 #include <xenalyze/clock.h>
 #include <xenalyze/diag.h>
+#include <xenalyze/filter.h>
 #include <xenalyze/trace.h>
 #include <xenalyze/reader.h>
 #include <xenalyze/merge.h>

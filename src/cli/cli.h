@@ -2,6 +2,8 @@
 #ifndef XA_CLI_H
 #define XA_CLI_H
 
+#include <stdio.h>
+
 #include <xenalyze/xenalyze.h>
 
 #define XA_VERSION "0.1"
@@ -24,9 +26,54 @@ struct cli_opts {
     enum xa_diag_level strict_level;
     enum xa_hvm_mode_opt hvm_mode;
     bool summary_given;             /* -s: summary after the plots */
+    bool dump_given;                /* -a */
     struct xa_plots_opts plots;     /* --scatterplot-*, --interval-* */
     unsigned int *plot_domains;     /* plots.domains, owned */
+    struct xa_filter filter;        /* --from, --to, --domain, --vcpu */
+    bool noted_ignored;             /* "no effect" said once */
 };
+
+/* The option table (options.c). */
+enum cli_arg {
+    CLI_ARG_NONE,
+    CLI_ARG_REQ,
+    CLI_ARG_OPT,
+};
+
+enum cli_group {
+    CLI_G_MODE,
+    CLI_G_INPUT,
+    CLI_G_SELECT,
+    CLI_G_SUMMARY,
+    CLI_G_DUMP,
+    CLI_G_PLOTS,
+    CLI_G_COMPAT,
+    CLI_G_OTHER,
+    CLI_G_NR
+};
+
+/* A handler's result beyond 0 (go on) and -1 (error, already said). */
+#define CLI_DONE 1                  /* stop with status 0 (--help) */
+
+struct cli_option {
+    const char *name;               /* long name, without "--" */
+    int short_name;                 /* 's', or 0 */
+    enum cli_arg arg;
+    const char *arg_name;           /* "RATE"; NULL without argument */
+    enum cli_group group;
+    const char *help;               /* NULL: an alias, not listed */
+    int (*handle)(struct cli_opts *o, const struct cli_option *opt,
+                  const char *arg);
+    unsigned int val;               /* for the handler (a plot bit...) */
+};
+
+extern const struct cli_option cli_options[];
+
+void cli_opts_init(struct cli_opts *o);
+void cli_opts_dispose(struct cli_opts *o);
+/* Checks combinations after parsing; says why and returns -1 if wrong. */
+int cli_opts_check(struct cli_opts *o);
+void cli_usage(FILE *f);
 
 int cli_run(const struct cli_opts *o);
 

@@ -79,6 +79,8 @@ static void consume_dump(void *arg, const struct xa_record *r,
         };
 
         c->n += r[i].event != XA_EV_CPU_END;
+        if ( !xa_dump_selects(c->dump, &r[i], (uint32_t)aux[i]) )
+            continue;
         xa_dump_record_as(c->dump, &r[i], (uint32_t)aux[i], &fmt, c->out);
         xa_out_maybe_flush(c->out);
     }
@@ -144,6 +146,8 @@ int cli_run(const struct cli_opts *o)
     }
     xa_dump_init(&dump, cat, o->hz);
     dump.show_tsc = o->show_tsc;
+    if ( xa_filter_active(&o->filter) )
+        dump.filter = &o->filter;
     dump.hz_given = o->hz_given;
     if ( !o->hz_given && hints.clock_hz >= XA_HZ_MIN &&
          hints.clock_hz <= XA_HZ_MAX )

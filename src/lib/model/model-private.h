@@ -220,8 +220,13 @@ struct xa_model {
 
     struct xa_summary *summary;
 
-    /* Callbacks: one well-predicted test each where they may fire. */
+    /*
+     * Callbacks: one well-predicted test each where they may fire.  obs
+     * is the one observer, or with several the fan-out of observer.c.
+     */
     struct xa_model_observer obs;
+    struct xa_model_observer obs_list[XA_MODEL_MAX_OBSERVERS];
+    unsigned int nr_obs;
 };
 
 #define OBS(m, cb) __builtin_expect((m)->obs.cb != NULL, 0)

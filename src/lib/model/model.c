@@ -59,15 +59,6 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
     return XA_OK;
 }
 
-void xa_model_set_observer(struct xa_model *m,
-                           const struct xa_model_observer *obs)
-{
-    if ( obs )
-        m->obs = *obs;
-    else
-        memset(&m->obs, 0, sizeof(m->obs));
-}
-
 static void exit_tab_free(struct exit_tab *t)
 {
     unsigned int i, j;

@@ -3,6 +3,7 @@
  * Dump: one line per record, formatted by hand (no printf in the loop).
  */
 #include <xenalyze/clock.h>
+#include <xenalyze/filter.h>
 #include <xenalyze/merge.h>
 #include <xenalyze/report.h>
 #include <xenalyze/trace.h>
@@ -17,6 +18,7 @@ void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
     d->show_tsc = false;
     d->hz_given = false;
     d->hz_from_trace = false;
+    d->filter = NULL;
 }
 
 static void dump_time(struct xa_dump *d, const struct xa_record *rec,
@@ -160,4 +162,27 @@ void xa_report_diag_text(const struct xa_diag *diag, struct xa_out *o)
                       (unsigned long long)diag->garbage_bytes);
     if ( !any )
         xa_out_str(o, "Anomalies: none\n");
+}
+
+bool xa_dump_selects(struct xa_dump *d, const struct xa_record *rec,
+                     uint32_t current)
+{
+    const struct xa_filter *f = d->filter;
+
+    if ( !f )
+        return true;
+    if ( !d->have_first && rec->tsc )
+    {
+        d->first_tsc = rec->tsc;
+        d->have_first = true;
+        xa_filter_tsc_window(f, d->first_tsc, d->hz, &d->win_lo, &d->win_hi);
+    }
+    if ( xa_filter_has_window(f) &&
+         (!d->have_first || rec->tsc < d->win_lo || rec->tsc >= d->win_hi) )
+        return false;
+    if ( !f->nr_domains && !f->nr_vcpus )
+        return true;
+    if ( current == XA_DUMP_NO_VCPU )
+        return false;
+    return xa_filter_vcpu(f, current >> 16, current & 0xffff);
 }

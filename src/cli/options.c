@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The command line as one table: every option's name, argument, group,
+ * help and handler.  main.c builds getopt_long()'s table from it and
+ * cli_usage() the help.  Upstream xenalyze's option names are kept.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_opts_init(struct cli_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->mode = CLI_SUMMARY;
+    o->strict_level = XA_LEVEL_LIMIT;
+    o->hz = XA_HZ_DEFAULT;
+    o->plots.interval_ms = 1000;
+    xa_filter_init(&o->filter);
+}
+
+void cli_opts_dispose(struct cli_opts *o)
+{
+    free(o->plot_domains);
+    o->plot_domains = NULL;
+}
+
+static int bad_arg(const struct cli_option *opt, const char *arg,
+                   const char *expected)
+{
+    fprintf(stderr, "xenalyze: --%s=%s: expected %s\n", opt->name, arg,
+            expected);
+    return -1;
+}
+
+/* A number as strtoul(s, NULL, 0) reads it: 250, 0xfa, 0372. */
+static int parse_uint(const char *s, unsigned int max, unsigned int *v)
+{
+    char *end;
+    unsigned long n;
+
+    if ( *s == '-' || *s == '+' )
+        return -1;
+    n = strtoul(s, &end, 0);
+    if ( end == s || *end || n > max )
+        return -1;
+    *v = (unsigned int)n;
+    return 0;
+}
+
+/* Modes */
+
+static int h_dump(struct cli_opts *o, const struct cli_option *opt,
+                  const char *arg)
+{
+    (void)opt, (void)arg;
+    o->mode = CLI_DUMP;
+    o->dump_given = true;
+    return 0;
+}
+
+static int h_summary(struct cli_opts *o, const struct cli_option *opt,
+                     const char *arg)
+{
+    (void)opt, (void)arg;
+    o->mode = CLI_SUMMARY;
+    o->summary_given = true;
+    return 0;
+}
+
+static int h_count(struct cli_opts *o, const struct cli_option *opt,
+                   const char *arg)
+{
+    (void)opt, (void)arg;
+    o->mode = CLI_COUNT;
+    return 0;
+}
+
+/* Input and clock */
+
+static int h_hz(struct cli_opts *o, const struct cli_option *opt,
+                const char *arg)
+{
+    int rc = xa_hz_parse(arg, &o->hz);
+
+    if ( rc )
+    {
+        fprintf(stderr, "xenalyze: --%s=%s: %s (expected e.g. 2.4G, "
+                "62.5MHz, 19200000; 1 kHz to 10 GHz)\n", opt->name, arg,
+                xa_strerror(rc));
+        return -1;
+    }
+    o->hz_given = true;
+    return 0;
+}
+
+static int h_hvm_mode(struct cli_opts *o, const struct cli_option *opt,
+                      const char *arg)
+{
+    (void)arg;
+    o->hvm_mode = (enum xa_hvm_mode_opt)opt->val;
+    return 0;
+}
+
+/* Selection */
+
+static int h_time(struct cli_opts *o, const struct cli_option *opt,
+                  const char *arg)
+{
+    uint64_t ns;
+
+    if ( xa_filter_parse_seconds(arg, &ns) )
+        return bad_arg(opt, arg, "seconds from the trace's start, e.g. 1.5 "
+                       "(at most 9 decimals)");
+    if ( opt->val )
+        o->filter.to_ns = ns;
+    else
+        o->filter.from_ns = ns;
+    return 0;
+}
+
+static int h_domain(struct cli_opts *o, const struct cli_option *opt,
+                    const char *arg)
+{
+    if ( xa_filter_parse_domains(&o->filter, arg) )
+        return bad_arg(opt, arg, "domain ids, e.g. 0,5");
+    return 0;
+}
+
+static int h_vcpu(struct cli_opts *o, const struct cli_option *opt,
+                  const char *arg)
+{
+    if ( xa_filter_parse_vcpus(&o->filter, arg) )
+        return bad_arg(opt, arg, "vCPUs as dDvV, e.g. d1v0,d1v1");
+    return 0;
+}
+
+/* Summary */
+
+static int h_format(struct cli_opts *o, const struct cli_option *opt,
+                    const char *arg)
+{
+    if ( !strcmp(arg, "text") )
+        o->json = false;
+    else if ( !strcmp(arg, "json") )
+        o->json = true;
+    else
+        return bad_arg(opt, arg, "text or json");
+    return 0;
+}
+
+static int h_report_pcpu(struct cli_opts *o, const struct cli_option *opt,
+                         const char *arg)
+{
+    (void)opt, (void)arg;
+    o->report_pcpu = true;
+    return 0;
+}
+
+/* Dump */
+
+static int h_show_tsc(struct cli_opts *o, const struct cli_option *opt,
+                      const char *arg)
+{
+    (void)opt, (void)arg;
+    o->show_tsc = true;
+    return 0;
+}
+
+/* Upstream's plots and interval tables */
+
+static int h_plot(struct cli_opts *o, const struct cli_option *opt,
+                  const char *arg)
+{
+    (void)arg;
+    o->plots.plots |= opt->val;
+    return 0;
+}
+
+static int h_plot_extint(struct cli_opts *o, const struct cli_option *opt,
+                         const char *arg)
+{
+    if ( parse_uint(arg, 255, &o->plots.extint_vector) )
+        return bad_arg(opt, arg, "a vector, 0 to 255 (e.g. 250 or 0xfa)");
+    o->plots.plots |= opt->val;
+    return 0;
+}
+
+static int h_plot_io(struct cli_opts *o, const struct cli_option *opt,
+                     const char *arg)
+{
+    if ( parse_uint(arg, 0xffff, &o->plots.io_port) )
+        return bad_arg(opt, arg, "a port, 0 to 0xffff");
+    o->plots.plots |= opt->val;
+    return 0;
+}
+
+/* Seconds, as upstream reads them: whole milliseconds. */
+static int h_interval(struct cli_opts *o, const struct cli_option *opt,
+                      const char *arg)
+{
+    char *end;
+    double sec = strtod(arg, &end);
+
+    if ( end == arg || *end || !(sec >= 0.001) || sec > 4.0e6 )
+        return bad_arg(opt, arg, "seconds, at least 0.001");
+    o->plots.interval_ms = (unsigned int)(sec * 1000.0 + 1e-9);
+    return 0;
+}
+
+/* D[,D...] into plots.domains. */
+static int parse_plot_domains(struct cli_opts *o, const char *s)
+{
+    struct xa_filter f;
+
+    xa_filter_init(&f);
+    if ( xa_filter_parse_domains(&f, s) )
+        return -1;
+    free(o->plot_domains);
+    o->plot_domains = calloc(f.nr_domains, sizeof(*o->plot_domains));
+    if ( !o->plot_domains )
+        return -1;
+    for ( unsigned int i = 0; i < f.nr_domains; i++ )
+        o->plot_domains[i] = f.domains[i];
+    o->plots.domains = o->plot_domains;
+    o->plots.nr_domains = f.nr_domains;
+    return 0;
+}
+
+static int h_interval_table(struct cli_opts *o, const struct cli_option *opt,
+                            const char *arg)
+{
+    enum xa_interval_kind k = (enum xa_interval_kind)opt->val;
+
+    if ( o->plots.interval != XA_INTERVAL_NONE && o->plots.interval != k )
+    {
+        fprintf(stderr, "xenalyze: --%s: only one --interval-* table at a "
+                "time\n", opt->name);
+        return -1;
+    }
+    o->plots.interval = k;
+    if ( k == XA_INTERVAL_DOMAIN_TOTAL_TIME && parse_plot_domains(o, arg) )
+        return bad_arg(opt, arg, "domain ids, e.g. 0,5");
+    if ( k == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT &&
+         (parse_plot_domains(o, arg) || o->plots.nr_domains != 1) )
+        return bad_arg(opt, arg, "one domain id");
+    return 0;
+}
+
+/* Compatibility */
+
+static int h_ignored(struct cli_opts *o, const struct cli_option *opt,
+                     const char *arg)
+{
+    (void)o, (void)arg;
+    fprintf(stderr, "xenalyze: note: option --%s is accepted for "
+            "compatibility and has no effect\n", opt->name);
+    return 0;
+}
+
+/* Other */
+
+static int h_strict(struct cli_opts *o, const struct cli_option *opt,
+                    const char *arg)
+{
+    o->strict = true;
+    o->strict_level = XA_LEVEL_WARN;
+    if ( arg && xa_diag_level_parse(arg, &o->strict_level) )
+        return bad_arg(opt, arg, "warn, sanity, record, file or limit");
+    return 0;
+}
+
+static int h_help(struct cli_opts *o, const struct cli_option *opt,
+                  const char *arg)
+{
+    (void)o, (void)opt, (void)arg;
+    cli_usage(stdout);
+    return CLI_DONE;
+}
+
+static int h_version(struct cli_opts *o, const struct cli_option *opt,
+                     const char *arg)
+{
+    (void)o, (void)opt, (void)arg;
+    printf("xenalyze %s\n", XA_VERSION);
+    return CLI_DONE;
+}
+
+#define NOARG CLI_ARG_NONE, NULL
+#define IGNORED(n) { n, 0, NOARG, CLI_G_COMPAT, "", h_ignored, 0 }
+#define IGNORED_ARG(n, a) { n, 0, CLI_ARG_REQ, a, CLI_G_COMPAT, "", \
+                            h_ignored, 0 }
+
+const struct cli_option cli_options[] = {
+    /* Modes */
+    { "summary", 's', NOARG, CLI_G_MODE,
+      "per-domain and per-vCPU summary (the default)", h_summary, 0 },
+    { "dump-all", 'a', NOARG, CLI_G_MODE,
+      "every record in time order, one per line", h_dump, 0 },
+    { "count", 0, NOARG, CLI_G_MODE,
+      "read and merge only; print record counts", h_count, 0 },
+
+    /* Input and clock */
+    { "cpu-hz", 0, CLI_ARG_REQ, "RATE", CLI_G_INPUT,
+      "TSC rate: 2.4G, 2400M, 62.5MHz, 19200000", h_hz, 0 },
+    { "timer-hz", 0, CLI_ARG_REQ, "RATE", CLI_G_INPUT,
+      "the same (Arm: the generic timer's rate)", h_hz, 0 },
+    { "svm-mode", 0, NOARG, CLI_G_INPUT,
+      "read HVM exit codes as AMD SVM", h_hvm_mode, XA_HVM_MODE_FORCE_SVM },
+    { "vmx-mode", 0, NOARG, CLI_G_INPUT,
+      "read HVM exit codes as Intel VMX", h_hvm_mode, XA_HVM_MODE_FORCE_VMX },
+
+    /* Selection */
+    { "from", 0, CLI_ARG_REQ, "SECONDS", CLI_G_SELECT,
+      "start at this time from the trace's first timestamp", h_time, 0 },
+    { "to", 0, CLI_ARG_REQ, "SECONDS", CLI_G_SELECT,
+      "stop at this time (exclusive)", h_time, 1 },
+    { "domain", 0, CLI_ARG_REQ, "D[,D...]", CLI_G_SELECT,
+      "only these domains", h_domain, 0 },
+    { "vcpu", 0, CLI_ARG_REQ, "dDvV[,...]", CLI_G_SELECT,
+      "only these vCPUs", h_vcpu, 0 },
+
+    /* Summary */
+    { "format", 0, CLI_ARG_REQ, "FMT", CLI_G_SUMMARY,
+      "summary format: text (default) or json", h_format, 0 },
+    { "report-pcpu", 0, NOARG, CLI_G_SUMMARY,
+      "add per-physical-CPU utilisation", h_report_pcpu, 0 },
+
+    /* Dump */
+    { "show-tsc", 0, NOARG, CLI_G_DUMP,
+      "print each record's raw TSC first", h_show_tsc, 0 },
+
+    /* Upstream's plots and interval tables */
+    { "scatterplot-runstate", 0, NOARG, CLI_G_PLOTS,
+      "DvV time graph: runstate changes", h_plot, XA_PLOT_RUNSTATE },
+    { "scatterplot-runstate-time", 0, NOARG, CLI_G_PLOTS,
+      "DvV time duration of each runstate", h_plot, XA_PLOT_RUNSTATE_TIME },
+    { "scatterplot-pcpu", 0, NOARG, CLI_G_PLOTS,
+      "DvV time pcpu: where vCPUs ran", h_plot, XA_PLOT_PCPU },
+    { "scatterplot-extint-cycles", 0, CLI_ARG_REQ, "VECTOR", CLI_G_PLOTS,
+      "cycles of external-interrupt exits with VECTOR", h_plot_extint,
+      XA_PLOT_EXTINT_CYCLES },
+    { "scatterplot-io", 0, CLI_ARG_REQ, "PORT", CLI_G_PLOTS,
+      "cycles of I/O exits on PORT", h_plot_io, XA_PLOT_IO },
+    { "scatterplot-vmexit-eip", 0, NOARG, CLI_G_PLOTS,
+      "time rip of every exit", h_plot, XA_PLOT_VMEXIT_EIP },
+    { "scatterplot-rdtsc", 0, NOARG, CLI_G_PLOTS,
+      "DvV time tsc of RDTSC exits", h_plot, XA_PLOT_RDTSC },
+    { "scatterplot-irq", 0, NOARG, CLI_G_PLOTS,
+      "iIRQ time pcpu of physical interrupts", h_plot, XA_PLOT_IRQ },
+    { "interval", 0, CLI_ARG_REQ, "SECONDS", CLI_G_PLOTS,
+      "length of an --interval-* row (default 1)", h_interval, 0 },
+    { "interval-domain-total-time", 0, CLI_ARG_REQ, "D[,D...]", CLI_G_PLOTS,
+      "running time of these domains per interval", h_interval_table,
+      XA_INTERVAL_DOMAIN_TOTAL_TIME },
+    { "interval-domain-total-time-all", 0, NOARG, CLI_G_PLOTS,
+      "running time of every domain per interval", h_interval_table,
+      XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL },
+    { "interval-domain-guest-interrupt", 0, CLI_ARG_REQ, "D", CLI_G_PLOTS,
+      "vectors injected into domain D per interval", h_interval_table,
+      XA_INTERVAL_DOMAIN_GUEST_INTERRUPT },
+
+    /* Upstream options still without an implementation here */
+    IGNORED("dump-raw-reads"),
+    IGNORED("dump-raw-process"),
+    IGNORED("dump-no-processing"),
+    IGNORED("dump-ipi-latency"),
+    IGNORED("dump-trace-volume-on-lost-record"),
+    IGNORED("dump-show-power-states"),
+    IGNORED("with-cr3-enumeration"),
+    IGNORED("with-pio-enumeration"),
+    IGNORED("with-mmio-enumeration"),
+    IGNORED_ARG("with-interrupt-eip-enumeration", "VECTOR"),
+    IGNORED("show-default-domain-summary"),
+    IGNORED_ARG("mmio-enumeration-skip-vga", "0|1"),
+    IGNORED_ARG("sample-size", "N"),
+    IGNORED_ARG("sample-max", "N"),
+    IGNORED_ARG("default-guest-paging-levels", "N"),
+    IGNORED_ARG("symbol-file", "FILE"),
+    IGNORED("progress"),
+    IGNORED("tsc-loop-fatal"),
+    IGNORED_ARG("tolerance", "N"),
+    IGNORED_ARG("interval-cr3-schedule-time", "CR3"),
+    IGNORED("interval-cr3-schedule-time-all"),
+    IGNORED("interval-cr3-schedule-ordered"),
+    IGNORED_ARG("interval-cr3-short-summary", "CR3"),
+    IGNORED_ARG("interval-domain-short-summary", "D"),
+    IGNORED_ARG("interval-domain-grant-maps", "D"),
+    IGNORED_ARG("scatterplot-interrupt-eip", "VECTOR"),
+    IGNORED("scatterplot-unpin-promote"),
+    IGNORED("scatterplot-cr3-switch"),
+    IGNORED("scatterplot-wake-to-halt"),
+    IGNORED_ARG("histogram-interrupt-eip", "VECTOR"),
+
+    /* Other */
+    { "strict", 0, CLI_ARG_OPT, "LEVEL", CLI_G_OTHER,
+      "exit 2 if anomalies at or above LEVEL (warn, sanity,\n"
+      "record, file, limit; default warn)", h_strict, 0 },
+    { "help", 'h', NOARG, CLI_G_OTHER, "this help", h_help, 0 },
+    { "version", 0, NOARG, CLI_G_OTHER, "version", h_version, 0 },
+    { NULL, 0, NOARG, 0, NULL, NULL, 0 },
+};
+
+static const char *const group_titles[CLI_G_NR] = {
+    [CLI_G_MODE] = "What to do",
+    [CLI_G_INPUT] = "Input and clock",
+    [CLI_G_SELECT] = "Selection",
+    [CLI_G_SUMMARY] = "Summary",
+    [CLI_G_DUMP] = "Dump",
+    [CLI_G_PLOTS] = "Upstream's plots and interval tables (in place of the "
+                    "summary;\nwith -s, before it)",
+    [CLI_G_COMPAT] = "Upstream options accepted without effect",
+    [CLI_G_OTHER] = "Other",
+};
+
+#define HELP_COL 26
+
+/* "  -s, --summary=ARG", padded to HELP_COL, then the help's lines. */
+static void usage_option(FILE *f, const struct cli_option *c)
+{
+    const char *h = c->help, *nl;
+    int n;
+
+    n = fprintf(f, "  %c%c%s--%s", c->short_name ? '-' : ' ',
+                c->short_name ? c->short_name : ' ',
+                c->short_name ? ", " : "  ", c->name);
+    if ( c->arg == CLI_ARG_REQ )
+        n += fprintf(f, "=%s", c->arg_name);
+    else if ( c->arg == CLI_ARG_OPT )
+        n += fprintf(f, "[=%s]", c->arg_name);
+    for ( ;; )
+    {
+        nl = strchr(h, '\n');
+        if ( n >= HELP_COL )
+        {
+            fputc('\n', f);
+            n = 0;
+        }
+        fprintf(f, "%*s%.*s\n", HELP_COL - n, "",
+                (int)(nl ? (size_t)(nl - h) : strlen(h)), h);
+        if ( !nl )
+            break;
+        h = nl + 1;
+        n = 0;
+    }
+}
+
+/* The compatibility options, as a filled paragraph of names. */
+static void usage_names(FILE *f, enum cli_group g)
+{
+    const struct cli_option *c;
+    int col = 0;
+
+    for ( c = cli_options; c->name; c++ )
+    {
+        int len;
+
+        if ( c->group != g )
+            continue;
+        len = (int)strlen(c->name) + 4;
+        if ( col )
+            col += fprintf(f, ",");
+        if ( col && col + len > 78 )
+        {
+            fputc('\n', f);
+            col = 0;
+        }
+        col += fprintf(f, "%s--%s", col ? " " : "  ", c->name);
+    }
+    if ( col )
+        fputc('\n', f);
+}
+
+void cli_usage(FILE *f)
+{
+    const struct cli_option *c;
+    unsigned int g;
+
+    fprintf(f, "Usage: xenalyze [OPTION...] TRACE\n"
+            "Analyse a xentrace file (TRACE, or - for standard input).\n");
+    for ( g = 0; g < CLI_G_NR; g++ )
+    {
+        fprintf(f, "\n%s:\n", group_titles[g]);
+        if ( g == CLI_G_COMPAT )
+        {
+            usage_names(f, g);
+            continue;
+        }
+        for ( c = cli_options; c->name; c++ )
+            if ( c->group == g && c->help )
+                usage_option(f, c);
+    }
+    fprintf(f, "\nExit status: 0 when the trace was read (anomalies or not), "
+            "1 on usage\nor system errors, 2 with --strict when anomalies "
+            "were found.\n");
+}
+
+int cli_opts_check(struct cli_opts *o)
+{
+    bool plots = o->plots.plots || o->plots.interval != XA_INTERVAL_NONE;
+
+    if ( plots && o->mode != CLI_SUMMARY )
+    {
+        fprintf(stderr, "xenalyze: --scatterplot-* and --interval-* do not "
+                "combine with --dump-all or --count\n");
+        return -1;
+    }
+    if ( o->filter.from_ns >= o->filter.to_ns )
+    {
+        fprintf(stderr, "xenalyze: --from must be before --to\n");
+        return -1;
+    }
+    if ( xa_filter_active(&o->filter) && o->mode != CLI_DUMP )
+    {
+        fprintf(stderr, "xenalyze: --from, --to, --domain and --vcpu apply "
+                "to --dump-all only so far\n");
+        return -1;
+    }
+    return 0;
+}
