@@ -22,4 +22,4 @@ grep -q '"hvm_mode":"vmx"' "$TMP/x86-vmx-credit2-8cpu.json" || { echo "VMX not r
 # Text summary names SVM exits and says why.
 $XA --cpu-hz=2300M "$T/x86-qemu-svm-pvh.xentrace" > "$TMP/svm.txt" || exit 1
 grep -q "HVM exits read as SVM: exit code" "$TMP/svm.txt" || exit 1
-grep -q "^   VMMCALL \[0x81\]" "$TMP/svm.txt" || { grep VMMCALL "$TMP/svm.txt"; exit 1; }
+grep -q "^   VMEXIT_VMMCALL \[0x81\]" "$TMP/svm.txt" || { grep VMMCALL "$TMP/svm.txt"; exit 1; }

@@ -29,7 +29,7 @@ for d in s["domains"]:
 # counted, so allow one per vCPU.
 for name, want in (("CPUID", 2033), ("RDTSC", 3803), ("IOIO", 400),
                    ("VMMCALL", 441), ("MSR", 100), ("NPF", 300), ("HLT", 67)):
-    got = exits.get(name, 0)
+    got = exits.get("VMEXIT_" + name, 0)
     if not want - 2 <= got <= want:
         fail("%s exits %d, check.py %d" % (name, got, want))
 for loop in range(20):

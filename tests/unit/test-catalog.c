@@ -134,6 +134,59 @@ static void test_lookups(const struct xa_catalog *cat)
     tap_ok(!xa_catalog_lookup(cat, 0x00021003), "0x00021003 is unknown");
 }
 
+
+/*
+ * Every SVM exit Xen's enum VMEXIT_EXITCODE (xen/arch/x86/hvm/svm/vmcb.h)
+ * names is spelt as there, as upstream xenalyze prints it.
+ */
+static void svm_names_as_xen(void)
+{
+    static const char *const exc[20] = {
+        "DE", "DB", "NMI", "BP", "OF", "BR", "UD", "NM", "DF", "09",
+        "TS", "NP", "SS", "GP", "PF", "15", "MF", "AC", "MC", "XF",
+    };
+    static const char *const rest[] = {         /* 96 (0x60) on */
+        "INTR", "NMI", "SMI", "INIT", "VINTR", "CR0_SEL_WRITE",
+        "IDTR_READ", "GDTR_READ", "LDTR_READ", "TR_READ", "IDTR_WRITE",
+        "GDTR_WRITE", "LDTR_WRITE", "TR_WRITE", "RDTSC", "RDPMC", "PUSHF",
+        "POPF", "CPUID", "RSM", "IRET", "SWINT", "INVD", "PAUSE", "HLT",
+        "INVLPG", "INVLPGA", "IOIO", "MSR", "TASK_SWITCH", "FERR_FREEZE",
+        "SHUTDOWN", "VMRUN", "VMMCALL", "VMLOAD", "VMSAVE", "STGI", "CLGI",
+        "SKINIT", "RDTSCP", "ICEBP", "WBINVD", "MONITOR", "MWAIT",
+        "MWAIT_CONDITIONAL", "XSETBV", "RDPRU",
+    };
+    char want[48];
+    unsigned int i, bad = 0;
+
+    for ( i = 0; i < 64; i++ )
+    {
+        snprintf(want, sizeof(want), "VMEXIT_%s%u_%s", i & 32 ? "DR" : "CR",
+                 i & 15, i & 16 ? "WRITE" : "READ");
+        bad += !xa_svm_exit_name(i) || strcmp(xa_svm_exit_name(i), want);
+    }
+    for ( i = 0; i < 20; i++ )
+    {
+        snprintf(want, sizeof(want), "VMEXIT_EXCEPTION_%s", exc[i]);
+        bad += !xa_svm_exit_name(64 + i) ||
+               strcmp(xa_svm_exit_name(64 + i), want);
+    }
+    for ( i = 0; i < sizeof(rest) / sizeof(rest[0]); i++ )
+    {
+        snprintf(want, sizeof(want), "VMEXIT_%s", rest[i]);
+        bad += !xa_svm_exit_name(96 + i) ||
+               strcmp(xa_svm_exit_name(96 + i), want);
+    }
+    TAP_EQ(bad, 0, "SVM exits 0-83 and 96-142 spelt as Xen's vmcb.h");
+    tap_ok(!strcmp(xa_svm_exit_name(71), "VMEXIT_EXCEPTION_NM"),
+           "SVM 71 is VMEXIT_EXCEPTION_NM");
+    tap_ok(!strcmp(xa_svm_exit_name(85), "VMEXIT_EXCEPTION_CP"),
+           "SVM 85 is VMEXIT_EXCEPTION_CP");
+    tap_ok(!strcmp(xa_svm_exit_name(0xa5), "VMEXIT_BUS_LOCK"),
+           "SVM 0xa5 is VMEXIT_BUS_LOCK");
+    tap_ok(!strcmp(xa_svm_exit_name(0x400), "VMEXIT_NPF"),
+           "SVM 0x400 is VMEXIT_NPF");
+}
+
 static void test_names(void)
 {
     tap_ok(xa_names_sorted(), "code tables are sorted");
@@ -145,14 +198,13 @@ static void test_names(void)
     tap_ok(!strcmp(xa_vmx_exit_name(77), "TDCALL"), "VMX 77 is TDCALL");
     tap_ok(!xa_vmx_exit_name(35), "VMX 35 is unnamed");
     TAP_EQ(xa_vmx_exit_max(), 79, "largest VMX exit reason");
-    tap_ok(!strcmp(xa_svm_exit_name(0x7c), "MSR"), "SVM 0x7c is MSR");
-    tap_ok(!strcmp(xa_svm_exit_name(0x400), "NPF"), "SVM 0x400 is NPF");
-    tap_ok(!strcmp(xa_svm_exit_name(0x6e), "RDTSC"), "SVM 0x6e is RDTSC");
-    tap_ok(!strcmp(xa_svm_exit_name(0x47), "EXCP_NM"), "SVM 0x47 is EXCP_NM");
-    tap_ok(!strcmp(xa_svm_exit_name(0x9f), "CR15_WRITE_TRAP"),
-           "SVM 0x9f is CR15_WRITE_TRAP");
-    tap_ok(!strcmp(xa_svm_exit_name(0xffffffffu), "INVALID"),
-           "SVM -1 is INVALID");
+    tap_ok(!strcmp(xa_vmx_exit_name(41), "MCE_DURING_VMENTRY"),
+           "VMX 41 is MCE_DURING_VMENTRY, as Xen's vmx.h and upstream");
+    svm_names_as_xen();
+    tap_ok(!strcmp(xa_svm_exit_name(0x9f), "VMEXIT_CR15_WRITE_TRAP"),
+           "SVM 0x9f is VMEXIT_CR15_WRITE_TRAP");
+    tap_ok(!strcmp(xa_svm_exit_name(0xffffffffu), "VMEXIT_INVALID"),
+           "SVM -1 is VMEXIT_INVALID");
     tap_ok(!xa_svm_exit_name(0x404), "SVM 0x404 is unnamed");
     tap_ok(!strcmp(xa_hypercall_name(0), "set_trap_table"),
            "hypercall 0 is set_trap_table");
@@ -178,11 +230,11 @@ static const struct fmt_test {
       " exit_reason=HLT rip=0xffffffff81000000" },
     { "vmexit64 SVM", 0x00081102, XA_HVM_SVM, 3,
       { 0x7c, 0x81075059, 0xffffffff },
-      " exit_reason=MSR rip=0xffffffff81075059" },
+      " exit_reason=VMEXIT_MSR rip=0xffffffff81075059" },
     { "vmexit32 unknown reason", 0x00081002, XA_HVM_VMX, 2, { 99, 0x1000 },
       " exit_reason=UNKNOWN(0x63) rip=0x1000" },
     { "4.19 SVM exit", 0x00081003, XA_HVM_VMX, 2, { 0x400, 0x2000 },
-      " exit_reason=NPF rip=0x2000" },
+      " exit_reason=VMEXIT_NPF rip=0x2000" },
     { "credit2 schedule", 0x00022215, XA_HVM_VMX, 2, { 0, 0x01000000 },
       " cpu=0 rq=0 busy tickled" },
     { "credit2 update_rq_load", 0x0002220c, XA_HVM_VMX, 6,
