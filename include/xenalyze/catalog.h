@@ -81,6 +81,8 @@ XA_API const char *xa_hypercall_name(uint32_t nr);
 /* Arm: exception class names (ESR_EL2.EC), PSCI function names. */
 XA_API const char *xa_arm_ec_name(uint32_t ec);
 XA_API const char *xa_psci_name(uint32_t fid);
+/* Arm: what Xen did with a stage-2 abort (TRC_HVM_ARM_S2_FAULT). */
+XA_API const char *xa_arm_s2_outcome_name(uint32_t outcome);
 /* Arm: AArch64 system register name from the ISS encoding, or NULL. */
 XA_API const char *xa_arm_sysreg_name(uint32_t iss);
 

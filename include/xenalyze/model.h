@@ -32,7 +32,7 @@ struct xa_model_opts {
 /* What a first look at a trace tells (see xa_trace_peek()). */
 struct xa_trace_hints {
     enum xa_hvm_mode hvm_mode;  /* XA_HVM_SVM on SVM evidence */
-    uint64_t clock_hz;          /* an Arm clock record's rate, or 0 */
+    uint64_t clock_hz;          /* a clock record's rate, or 0 */
 };
 
 /**

@@ -65,6 +65,9 @@ enum xa_sub_kind {
     XA_SUB_WFE,
     XA_SUB_VGIC,
     XA_SUB_OTHER,
+    XA_SUB_CP_R,                    /* Arm coprocessor access: EC << 32 | ISS */
+    XA_SUB_CP_W,
+    XA_SUB_S2,                      /* Arm stage-2 fault: its outcome */
 };
 
 struct xa_sum_sub {

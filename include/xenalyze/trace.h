@@ -31,6 +31,8 @@ extern "C" {
 #define XA_TRC_TRACE_WRAP_BUFFER    0x0001f002
 #define XA_TRC_TRACE_CPU_CHANGE     0x0001f003
 #define XA_TRC_TRACE_CPU_CHANGE_HDR 0x2001f003  /* header word as on disk */
+/* The trace clock's rate in kHz, written once by a patched xentrace. */
+#define XA_TRC_TRACE_CLOCK_KHZ      0x0001f005
 
 #define XA_TRC_SCHED_MIN            0x00021000
 #define XA_TRC_SCHED_CLASS          0x00022000
@@ -54,10 +56,42 @@ extern "C" {
 #define XA_TRC_HVM_SVM_EXIT         (XA_TRC_HVM_ENTRYEXIT + 0x03)
 #define XA_TRC_HVM_SVM_EXIT64       (XA_TRC_HVM_ENTRYEXIT + XA_TRC_64_FLAG + 0x03)
 
+/*
+ * Xen on Arm, format 2 (docs/arm-trace-events.md): exits beside VMX's and
+ * SVM's, the entry and two handler records shared with x86, and Arm
+ * handler records in a block x86 never used.
+ */
+#define XA_TRC_HVM_ARM_EXIT         (XA_TRC_HVM_ENTRYEXIT + 0x04)
+#define XA_TRC_HVM_ARM_EXIT_IRQ     (XA_TRC_HVM_ENTRYEXIT + 0x05)
+#define XA_TRC_HVM_INJ_VIRQ         (XA_TRC_HVM_HANDLER + 0x04)
+#define XA_TRC_HVM_HLT              (XA_TRC_HVM_HANDLER + 0x13)
+#define XA_TRC_HVM_ARM_HYPERCALL    (XA_TRC_HVM_HANDLER + 0x30)
+#define XA_TRC_HVM_ARM_SMCCC        (XA_TRC_HVM_HANDLER + 0x31)
+#define XA_TRC_HVM_ARM_SYSREG       (XA_TRC_HVM_HANDLER + 0x32)
+#define XA_TRC_HVM_ARM_MMIO         (XA_TRC_HVM_HANDLER + 0x33)
+#define XA_TRC_HVM_ARM_S2_FAULT     (XA_TRC_HVM_HANDLER + 0x34)
+#define XA_TRC_HVM_ARM_INJ_EXC      (XA_TRC_HVM_HANDLER + 0x35)
+#define XA_TRC_HVM_ARM_IRQ          (XA_TRC_HVM_HANDLER + 0x36)
+/* ESR ISS bits of a trapped MSR/MRS naming the register (Op0..CRm). */
+#define XA_ARM_SYSREG_ISS_MASK      0x3ffc1e
+/* TRC_HVM_ARM_MMIO flags */
+#define XA_ARM_MMIO_SIZE_MASK       0x3
+#define XA_ARM_MMIO_WRITE           0x4
+#define XA_ARM_MMIO_IOREQ           0x8
+#define XA_ARM_MMIO_FAILED          0x10
+/* TRC_HVM_ARM_S2_FAULT outcomes */
+#define XA_ARM_S2_RETRY             0
+#define XA_ARM_S2_P2M               1
+#define XA_ARM_S2_MMIO              2
+#define XA_ARM_S2_IOREQ             3
+#define XA_ARM_S2_MEM_ACCESS        4
+#define XA_ARM_S2_INJECT            5
+#define XA_ARM_S2_SERROR            6
+
 #define XA_TRC_PV_ENTRY             0x00201000
 #define XA_TRC_PV_SUBCALL           0x00202000
 
-/* Ours, for Xen on Arm: docs/arm-trace-events.md. */
+/* Xen on Arm, format 1 (withdrawn, xen-patches/4.17): a class of its own. */
 #define XA_TRC_ARM_ENTRYEXIT        0x01001000
 #define XA_TRC_ARM_HANDLER          0x01002000
 #define XA_TRC_ARM_INFO             0x01004000

@@ -17,7 +17,7 @@ if ! "$XA" --format=json --cpu-hz=2400000000 "$tmp/probe" \
     exit 77
 fi
 fail=0
-for scn in vmx svm arm mixed; do
+for scn in vmx svm arm arm-format1 mixed; do
     f=examples/$scn.scn
     hz=$(sed -n 's/^hz *= *\([0-9]*\).*/\1/p' "$f")
     for seed in $(seq 1 20); do

@@ -75,6 +75,8 @@ void scenario_init(struct scenario *sc)
     sc->hz = 2400000000ull;
     sc->seed = 1;
     sc->start_tsc = 1000000000ull;
+    sc->arm_format = 2;
+    sc->clock_record = -1;
     strcpy(sc->duration_txt, "10ms");
     strcpy(sc->slice_txt, "1ms");
     strcpy(sc->ctx_txt, "uniform 1us 2us");
@@ -238,6 +240,16 @@ int scenario_set(struct scenario *sc, const char *key, const char *value,
     }
     else if ( !strcmp(key, "seed") )
         ok = parse_u64(value, &sc->seed);
+    else if ( !strcmp(key, "arm_format") )
+    {
+        ok = parse_u64(value, &v) && (v == 1 || v == 2);
+        sc->arm_format = (unsigned int)v;
+    }
+    else if ( !strcmp(key, "clock_record") )
+    {
+        ok = !strcmp(value, "yes") || !strcmp(value, "no");
+        sc->clock_record = !strcmp(value, "yes");
+    }
     else if ( !strcmp(key, "records") )
         ok = parse_u64(value, &sc->records);
     else if ( !strcmp(key, "start_tsc") )

@@ -74,7 +74,8 @@ struct sim {
     unsigned int blocked_in_exit;   /* non-running vCPUs with an exit */
     unsigned int kick_rot;
     uint64_t end_tsc;
-    bool arm;                   /* Arm host: CLOCK records at start */
+    bool arm;                   /* Arm host */
+    bool arm1;                  /* format-1 Arm records (TRC_ARM class) */
 };
 
 /* Records. */
@@ -497,6 +498,128 @@ static void emit_arm_exit(struct sim *s, unsigned int cpu, uint64_t tsc,
     }
 }
 
+/*
+ * The same in format 2: exits under TRC_HVM_ENTRYEXIT, detail records of
+ * what the syndrome does not say.  A record is head words, 64-bit fields
+ * and tail words; the TRC_64_FLAG form (fields as two words) is used, as
+ * Xen does, only when a field's high word is not zero.
+ */
+static void emit2(struct sim *s, unsigned int cpu, uint32_t ev, bool has_tsc,
+                  uint64_t tsc, const uint32_t *head, unsigned int nh,
+                  const uint64_t *f, unsigned int nf, const uint32_t *tail,
+                  unsigned int nt)
+{
+    uint32_t x[7];
+    unsigned int i, n = 0;
+    bool wide = false;
+
+    for ( i = 0; i < nf; i++ )
+        wide |= (f[i] >> 32) != 0;
+    for ( i = 0; i < nh; i++ )
+        x[n++] = head[i];
+    for ( i = 0; i < nf; i++ )
+    {
+        x[n++] = (uint32_t)f[i];
+        if ( wide )
+            x[n++] = (uint32_t)(f[i] >> 32);
+    }
+    for ( i = 0; i < nt; i++ )
+        x[n++] = tail[i];
+    emit(s, cpu, ev | (wide ? 0x100u : 0), has_tsc, tsc, x, n);
+}
+
+static void emit_arm2_exit(struct sim *s, unsigned int cpu, uint64_t tsc,
+                           const struct svcpu *v, enum exit_kind k)
+{
+    uint64_t pc = 0xffff800010000000ull + (rng_next(&s->rng) & 0xfffffc);
+    uint32_t rt = (uint32_t)rng_below(&s->rng, 31), esr = 0, w[2];
+    uint64_t f[2];
+
+    switch ( k )
+    {
+    case XK_INTR:
+        w[0] = PICK(s, arm_irqs);
+        w[1] = 0;
+        emit2(s, cpu, EV_HVM_ARM_EXIT_IRQ, true, tsc, NULL, 0, &pc, 1,
+              NULL, 0);
+        emit(s, cpu, EV_HVM_ARM_IRQ, false, tsc, w, 1);
+        /* The timer PPIs are forwarded to the guest. */
+        if ( w[0] == 27 || w[0] == 26 )
+            emit(s, cpu, EV_HVM_INJ_VIRQ, false, tsc, w, 2);
+        return;
+    case XK_HLT:
+    case XK_WFE:
+        esr = 0x01u << 26 | 1u << 25 | (k == XK_WFE);
+        break;
+    case XK_HYPERCALL:
+        esr = 0x16u << 26 | 1u << 25 | 0xea1;
+        break;
+    case XK_SMC:
+        esr = 0x17u << 26 | 1u << 25;
+        break;
+    case XK_SYSREG:
+        esr = 0x18u << 26 | 1u << 25 | PICK(s, sysregs) | rt << 5 |
+              (uint32_t)(rng_next(&s->rng) & 1);
+        break;
+    case XK_MMIO:
+        /* ISV, word access, SRT, WnR, translation fault level 2 */
+        esr = 0x24u << 26 | 1u << 25 | 1u << 24 | 2u << 22 | rt << 16 |
+              (uint32_t)(rng_next(&s->rng) & 1) << 6 | 0x06;
+        break;
+    case XK_CPUID:
+    case XK_IO:
+    case XK_MSR_READ:
+    case XK_MSR_WRITE:
+    case XK_CR:
+    case XK_RDTSC:
+    case XK_NR:
+    default:
+        break;
+    }
+    emit2(s, cpu, EV_HVM_ARM_EXIT, true, tsc, &esr, 1, &pc, 1, NULL, 0);
+    switch ( k )
+    {
+    case XK_HLT:
+        w[0] = 0;                               /* no event pending */
+        emit(s, cpu, EV_HVM_HLT, false, tsc, w, 1);
+        break;
+    case XK_HYPERCALL:
+        w[0] = pick_hcall(s, v->d);
+        f[0] = rng_below(&s->rng, 16);
+        emit2(s, cpu, EV_HVM_ARM_HCALL, false, tsc, w, 1, f, 1, NULL, 0);
+        break;
+    case XK_SMC:
+        w[0] = PICK(s, smc_fids);
+        f[0] = rng_next(&s->rng) & 0xffff;
+        emit2(s, cpu, EV_HVM_ARM_SMCCC, false, tsc, w, 1, f, 1, NULL, 0);
+        break;
+    case XK_SYSREG:
+        f[0] = rng_next(&s->rng);
+        emit2(s, cpu, EV_HVM_ARM_SYSREG, false, tsc, NULL, 0, f, 1, NULL, 0);
+        break;
+    case XK_MMIO:
+        f[0] = PICK(s, mmio_arm);
+        f[1] = rng_next(&s->rng) & 0xffffffffu;
+        w[0] = 2u | ((esr >> 6) & 1u) << 2;     /* a word; written? */
+        emit2(s, cpu, EV_HVM_ARM_MMIO, false, tsc, NULL, 0, f, 2, w, 1);
+        f[1] = 0xffff800008f00000ull | (f[0] & 0xfff);
+        w[0] = 2;                               /* outcome: emulated */
+        emit2(s, cpu, EV_HVM_ARM_S2_FAULT, false, tsc, NULL, 0, f, 2, w, 1);
+        break;
+    case XK_WFE:
+    case XK_INTR:
+    case XK_CPUID:
+    case XK_IO:
+    case XK_MSR_READ:
+    case XK_MSR_WRITE:
+    case XK_CR:
+    case XK_RDTSC:
+    case XK_NR:
+    default:
+        break;
+    }
+}
+
 /* At a slice end: preempt if someone waits, else continue_running. */
 static bool slice_check(struct sim *s, unsigned int cpu, uint64_t tsc)
 {
@@ -521,8 +644,10 @@ static void do_exit(struct sim *s, unsigned int cpu, uint64_t tsc)
                                                                  PICK_TAB)]];
     uint64_t dur = dist_sample(&e->dur, &s->rng);
 
-    if ( d->kind == DK_ARM )
+    if ( d->kind == DK_ARM && s->arm1 )
         emit_arm_exit(s, cpu, tsc, v, e->kind);
+    else if ( d->kind == DK_ARM )
+        emit_arm2_exit(s, cpu, tsc, v, e->kind);
     else
         emit_x86_exit(s, cpu, tsc, v, e->kind);
     v->exit_open = true;
@@ -538,8 +663,8 @@ static void do_entry(struct sim *s, unsigned int cpu, uint64_t tsc)
 {
     struct svcpu *v = s->pcpus[cpu].cur;
 
-    emit(s, cpu, v->d->kind == DK_ARM ? EV_ARM_ENTRY : EV_VMENTRY, true, tsc,
-         NULL, 0);
+    emit(s, cpu, v->d->kind == DK_ARM && s->arm1 ? EV_ARM_ENTRY : EV_VMENTRY,
+         true, tsc, NULL, 0);
     v->exit_open = false;
     set_act(s, cpu, ACT_EXIT, tsc + dist_sample(&v->d->run, &s->rng));
 }
@@ -668,7 +793,7 @@ static void do_cpu(struct sim *s, unsigned int cpu, uint64_t tsc)
     switch ( p->act )
     {
     case ACT_START:
-        if ( s->arm )
+        if ( s->arm1 )
         {
             uint32_t x[2] = { (uint32_t)s->sc->hz,
                               (uint32_t)(s->sc->hz >> 32) };
@@ -764,6 +889,18 @@ int sim_run(const struct scenario *sc, struct xa_writer *w, struct truth *t)
             v->last_pcpu = -1;
             rq_push(&s, v);
         }
+    s.arm1 = s.arm && sc->arm_format == 1;
+    /* The patched xentrace's clock record, alone in the first window. */
+    if ( sc->hz % 1000 == 0 &&
+         (sc->clock_record > 0 ||
+          (sc->clock_record < 0 && s.arm && !s.arm1)) )
+    {
+        uint32_t khz = (uint32_t)(sc->hz / 1000);
+
+        emit(&s, 0, EV_TRACE_CLOCK_KHZ, false, 0, &khz, 1);
+        if ( (rc = xa_writer_poll(w)) )
+            goto out;
+    }
     for ( i = 0; i < sc->pcpus; i++ )
         set_act(&s, i, ACT_START, sc->start_tsc + i);
 

@@ -33,6 +33,19 @@
 #define EV_HVM_IOMEM_WRITE  0x00082217u
 #define EV_HVM_64           0x100u          /* TRC_64_FLAG */
 #define EV_PV_HYPERCALL_V2  0x0020100du
+/* Xen on Arm, format 2 (docs/arm-trace-events.md): HVM ids. */
+#define EV_HVM_ARM_EXIT     0x00081004u
+#define EV_HVM_ARM_EXIT_IRQ 0x00081005u
+#define EV_HVM_INJ_VIRQ     0x00082004u
+#define EV_HVM_HLT          0x00082013u
+#define EV_HVM_ARM_HCALL    0x00082030u
+#define EV_HVM_ARM_SMCCC    0x00082031u
+#define EV_HVM_ARM_SYSREG   0x00082032u
+#define EV_HVM_ARM_MMIO     0x00082033u
+#define EV_HVM_ARM_S2_FAULT 0x00082034u
+#define EV_HVM_ARM_IRQ      0x00082036u
+#define EV_TRACE_CLOCK_KHZ  0x0001f005u     /* patched xentrace, at the head */
+/* Xen on Arm, format 1 (withdrawn): the TRC_ARM class. */
 #define EV_ARM_EXIT         0x01001001u
 #define EV_ARM_ENTRY        0x01001002u
 #define EV_ARM_HVC          0x01002001u
@@ -188,6 +201,8 @@ struct scenario {
     uint64_t lost_gap;          /* cycles a lost event lasts */
     uint32_t window;            /* writer window size */
     uint32_t tbuf;              /* Xen ring size (wrap padding) */
+    unsigned int arm_format;    /* Arm records: 2 (default) or 1 */
+    int clock_record;           /* xentrace's clock record: 1, 0, -1 auto */
     struct dom_spec doms[MAX_DOMS];
     unsigned int nr_doms;
 };

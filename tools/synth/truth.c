@@ -26,7 +26,7 @@ static const char *const out_names[OUT_NR] = {
 enum sub_kind {
     SK_NONE, SK_IO_R, SK_IO_W, SK_MSR_R, SK_MSR_W, SK_HCALL, SK_VECTOR,
     SK_CPUID, SK_MMIO_R, SK_MMIO_W, SK_SMC, SK_SYSREG_R, SK_SYSREG_W,
-    SK_IRQ, SK_WFI, SK_WFE, SK_CR_W,
+    SK_IRQ, SK_WFI, SK_WFE, SK_CR_W, SK_WFI_PENDING,
 };
 
 struct st {
@@ -386,14 +386,30 @@ static void open_exit(struct tpcpu *p, uint32_t code, uint64_t tsc)
     v->sub_kind = SK_NONE;
 }
 
-static void set_sub(struct tpcpu *p, enum sub_kind k, uint64_t val)
+static void put_sub(struct tpcpu *p, enum sub_kind k, uint64_t val,
+                    bool override)
 {
     struct tvcpu *v = p->cur;
 
-    if ( !v || !v->exit_open || v->sub_kind != SK_NONE )
+    if ( !v || !v->exit_open || (v->sub_kind != SK_NONE && !override) )
         return;
     v->sub_kind = k;
     v->sub_val = val;
+}
+
+static void set_sub(struct tpcpu *p, enum sub_kind k, uint64_t val)
+{
+    put_sub(p, k, val, false);
+}
+
+/* A format-2 Arm field: one word, or two with TRC_64_FLAG. */
+static uint64_t arm2_field(uint32_t event, const uint32_t *x, unsigned int *i)
+{
+    uint64_t v = x[(*i)++];
+
+    if ( event & 0x100 )
+        v |= (uint64_t)x[(*i)++] << 32;
+    return v;
 }
 
 void truth_record(struct truth *t, unsigned int cpu, uint32_t event,
@@ -402,6 +418,9 @@ void truth_record(struct truth *t, unsigned int cpu, uint32_t event,
     struct tpcpu *p = get_pcpu(t, cpu);
 
     t->records++;
+    /* xentrace's clock record has no time: it starts no timeline. */
+    if ( event == EV_TRACE_CLOCK_KHZ )
+        return;
     if ( p->revive_pending && event != EV_LOST )
         revive(t, p, cpu);
     p->seen = true;
@@ -444,6 +463,55 @@ void truth_record(struct truth *t, unsigned int cpu, uint32_t event,
     case EV_VMEXIT:
         if ( nr >= 1 )
             open_exit(p, x[0], tsc);
+        break;
+    case EV_HVM_ARM_EXIT:
+    case EV_HVM_ARM_EXIT | 0x100:
+        if ( nr >= 2 )
+        {
+            uint32_t ec = x[0] >> 26;
+
+            open_exit(p, ec, tsc);
+            if ( ec == 0x18 )       /* MSR/MRS: the register, the way */
+                set_sub(p, x[0] & 1 ? SK_SYSREG_R : SK_SYSREG_W,
+                        x[0] & 0x3ffc1e);
+            else if ( ec == 0x01 )  /* WFI/WFE */
+                set_sub(p, x[0] & 1 ? SK_WFE : SK_WFI, 0);
+        }
+        break;
+    case EV_HVM_ARM_EXIT_IRQ:
+    case EV_HVM_ARM_EXIT_IRQ | 0x100:
+        if ( nr >= 1 )
+            open_exit(p, 0x100, tsc);
+        break;
+    case EV_HVM_HLT:
+        if ( nr >= 1 && p->cur && p->cur->exit_open &&
+             p->cur->sub_kind == SK_WFI && x[0] )
+            put_sub(p, SK_WFI_PENDING, 0, true);
+        break;
+    case EV_HVM_ARM_HCALL:
+    case EV_HVM_ARM_HCALL | 0x100:
+        if ( nr >= 2 )
+            set_sub(p, SK_HCALL, x[0]);
+        break;
+    case EV_HVM_ARM_SMCCC:
+    case EV_HVM_ARM_SMCCC | 0x100:
+        if ( nr >= 2 )
+            set_sub(p, SK_SMC, x[0]);
+        break;
+    case EV_HVM_ARM_MMIO:
+    case EV_HVM_ARM_MMIO | 0x100:
+        if ( nr >= ((event & 0x100) ? 5u : 3u) )
+        {
+            unsigned int i = 0;
+            uint64_t gpa = arm2_field(event, x, &i);
+
+            arm2_field(event, x, &i);
+            put_sub(p, x[i] & 4 ? SK_MMIO_W : SK_MMIO_R, gpa, true);
+        }
+        break;
+    case EV_HVM_ARM_IRQ:
+        if ( nr >= 1 )
+            set_sub(p, SK_IRQ, x[0]);
         break;
     case EV_ARM_EXIT:
         if ( nr >= 5 )
@@ -631,6 +699,9 @@ static void sub_key(char *buf, size_t len, const struct sub *s)
         break;
     case SK_WFE:
         snprintf(buf, len, "wfe");
+        break;
+    case SK_WFI_PENDING:
+        snprintf(buf, len, "wfi:pending");
         break;
     case SK_CR_W:
         snprintf(buf, len, "cr%llu:w", v);

@@ -53,6 +53,11 @@ unsigned int xa_fmt_fields(const struct xa_record *r, struct xa_out *o,
                            const char *spec);
 
 /* Defines a formatter that is just a field list. */
+/* arm-esr.c: an exit's syndrome, a register, a system register. */
+void xa_fmt_arm_iss(struct xa_out *o, uint32_t ec, uint32_t iss);
+void xa_fmt_arm_reg(struct xa_out *o, unsigned int r);
+void xa_fmt_arm_sysreg(struct xa_out *o, uint32_t iss);
+
 #define XA_FMT_FIELDS(fn, spec)                                         \
     static void fn(const struct xa_record *r, struct xa_out *o,         \
                    const struct xa_fmt_ctx *ctx)                        \

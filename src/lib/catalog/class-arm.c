@@ -1,119 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * TRC_ARM: guest exits and entries of Xen on Arm, our proposal
- * (docs/arm-trace-events.md), emitted by xen/arch/arm/traps.c, io.c,
- * gic.c, time.c, arm64/vsysreg.c and vcpreg.c with xen-patches/4.17.
- * ESR_EL2 decoding follows the Arm ARM (D19.2.x, ESR_EL2).
+ * TRC_ARM: guest exits and entries of Xen on Arm, format 1 of our records
+ * (withdrawn; docs/arm-trace-events.md, "Format 1"), emitted by
+ * xen/arch/arm/traps.c, io.c, gic.c, time.c, arm64/vsysreg.c and vcpreg.c
+ * with xen-patches/4.17.  Kept to read the traces made with it.
  */
 #include "catalog-private.h"
 
 static const char *const exit_kinds[4] = { "sync", "irq", "fiq", "serror" };
-
-/* " DFSC/IFSC" status codes of aborts (Arm ARM, ISS encoding). */
-static void fmt_fsc(struct xa_out *o, uint32_t fsc)
-{
-    static const char *const levels[] = { "0", "1", "2", "3" };
-    const char *what = NULL;
-
-    switch ( fsc & 0x3c )
-    {
-    case 0x04:
-        what = "translation";
-        break;
-    case 0x08:
-        what = "access_flag";
-        break;
-    case 0x0c:
-        what = "permission";
-        break;
-    case 0x00:
-        what = "address_size";
-        break;
-    default:
-        break;
-    }
-    if ( what )
-    {
-        xa_out_str(o, " fault=");
-        xa_out_str(o, what);
-        xa_out_str(o, "_l");
-        xa_out_str(o, levels[fsc & 3]);
-    }
-    else
-        xa_fmt_kv_x(o, "fsc", fsc);
-}
-
-/* "x3" or "xzr" (31 is the zero register for these accesses). */
-static void fmt_reg(struct xa_out *o, unsigned int r)
-{
-    if ( r == 31 )
-        xa_out_str(o, "xzr");
-    else
-    {
-        xa_out_char(o, 'x');
-        xa_out_u64(o, r);
-    }
-}
-
-/* A system register by name, else by its op0/op1/CRn/CRm/op2 fields. */
-static void fmt_sysreg(struct xa_out *o, uint32_t iss)
-{
-    const char *name = xa_arm_sysreg_name(iss);
-
-    if ( name )
-    {
-        xa_out_str(o, name);
-        return;
-    }
-    xa_out_str(o, "S");
-    xa_out_u64(o, (iss >> 20) & 3);
-    xa_out_char(o, '_');
-    xa_out_u64(o, (iss >> 14) & 7);
-    xa_out_str(o, "_C");
-    xa_out_u64(o, (iss >> 10) & 0xf);
-    xa_out_str(o, "_C");
-    xa_out_u64(o, (iss >> 1) & 0xf);
-    xa_out_char(o, '_');
-    xa_out_u64(o, (iss >> 17) & 7);
-}
-
-/* The ISS of a synchronous exit, decoded for the common classes. */
-static void fmt_iss(struct xa_out *o, uint32_t ec, uint32_t iss)
-{
-    switch ( ec )
-    {
-    case 0x01:                                  /* WFx: TI */
-        xa_out_str(o, (iss & 3) == 0 ? " wfi" : (iss & 3) == 1 ? " wfe"
-                      : (iss & 3) == 2 ? " wfit" : " wfet");
-        break;
-    case 0x12: case 0x13: case 0x16: case 0x17: /* HVC/SMC: imm16 */
-        xa_fmt_kv_x(o, "imm", iss & 0xffff);
-        break;
-    case 0x18:                                  /* MSR/MRS */
-        xa_out_str(o, (iss & 1) ? " mrs " : " msr ");
-        fmt_reg(o, (iss >> 5) & 0x1f);
-        xa_out_str(o, ", ");
-        fmt_sysreg(o, iss & 0x3ffc1e);
-        break;
-    case 0x24: case 0x25:                       /* data abort */
-        if ( iss & (1u << 24) )                 /* ISV: syndrome valid */
-        {
-            xa_fmt_kv_u(o, "size", 1u << ((iss >> 22) & 3));
-            xa_out_str(o, (iss & (1u << 6)) ? " write " : " read ");
-            fmt_reg(o, (iss >> 16) & 0x1f);
-        }
-        else
-            xa_out_str(o, (iss & (1u << 6)) ? " write" : " read");
-        fmt_fsc(o, iss & 0x3f);
-        break;
-    case 0x20: case 0x21:                       /* instruction abort */
-        fmt_fsc(o, iss & 0x3f);
-        break;
-    default:
-        xa_fmt_kv_x(o, "iss", iss);
-        break;
-    }
-}
 
 /* traps.c: enter_hypervisor_from_guest() and the do_trap_* entry points */
 static void fmt_exit(const struct xa_record *r, struct xa_out *o,
@@ -131,7 +25,7 @@ static void fmt_exit(const struct xa_record *r, struct xa_out *o,
         xa_fmt_kv_name(o, "ec", xa_arm_ec_name(ec), ec);
         if ( esr & (1u << 25) )
             xa_out_str(o, " il32");
-        fmt_iss(o, ec, esr & 0x1ffffff);
+        xa_fmt_arm_iss(o, ec, esr & 0x1ffffff);
         if ( r->extra[1] )
             xa_fmt_kv_x(o, "iss2", r->extra[1]);
     }
@@ -174,7 +68,7 @@ static void fmt_dabt(const struct xa_record *r, struct xa_out *o,
     xa_fmt_kv_x(o, "ipa", xa_u64(r, 0));
     xa_fmt_kv_u(o, "size", 1u << (f & 3));
     xa_out_str(o, (f & 4) ? " write " : " read ");
-    fmt_reg(o, (f >> 8) & 0x1f);
+    xa_fmt_arm_reg(o, (f >> 8) & 0x1f);
     xa_fmt_flag(o, f & (1u << 16), "ioreq");
     xa_fmt_flag(o, f & (1u << 17), "failed");
 }
@@ -185,9 +79,9 @@ static void fmt_sysreg_rec(const struct xa_record *r, struct xa_out *o,
 {
     (void)ctx;
     xa_out_str(o, (r->extra[1] & 1) ? " mrs " : " msr ");
-    fmt_reg(o, (r->extra[1] >> 8) & 0x1f);
+    xa_fmt_arm_reg(o, (r->extra[1] >> 8) & 0x1f);
     xa_out_str(o, ", ");
-    fmt_sysreg(o, r->extra[0]);
+    xa_fmt_arm_sysreg(o, r->extra[0]);
     xa_fmt_kv_x(o, "encoding", r->extra[0]);
 }
 

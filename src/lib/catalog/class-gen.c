@@ -34,10 +34,14 @@ static void fmt_wrap(const struct xa_record *r, struct xa_out *o,
                 4u * r->nr_extra);
 }
 
+/* tools/xentrace/xentrace.c (patched): the clock rate, once at the head */
+XA_FMT_FIELDS(fmt_clock, "khz:u")
+
 static const struct xa_event_desc events[] = {
     { XA_TRC_LOST_RECORDS, "lost_records", 4, fmt_lost },
     { XA_TRC_TRACE_WRAP_BUFFER, "wrap_buffer", 0, fmt_wrap },
     { XA_TRC_TRACE_CPU_CHANGE, "cpu_change", 2, fmt_cpu_change },
+    { XA_TRC_TRACE_CLOCK_KHZ, "trace_clock", 1, fmt_clock },
 };
 
 XA_DEFINE_CLASS(gen, events);

@@ -214,7 +214,9 @@ void xa_merge_free(struct xa_merge *m)
 /*
  * Like xentrace's own first pass, scan the first round of windows (until
  * a CPU repeats) so that every CPU of the host is known before the first
- * record is ordered.
+ * record is ordered.  One repeat is tolerated: a patched xentrace writes a
+ * window of its own (the clock record) for the first CPU before copying
+ * the buffers, so that CPU's first window of data repeats it at once.
  */
 static int prime(struct xa_merge *m)
 {
@@ -229,7 +231,8 @@ static int prime(struct xa_merge *m)
         if ( rc < 0 )
             return rc;
         if ( xa_reader_stats(m->rd)->windows > windows &&
-             xa_reader_nr_cpus(m->rd) == before )
+             xa_reader_nr_cpus(m->rd) == before &&
+             xa_reader_stats(m->rd)->windows > before + 1u )
             break;
     }
     m->primed = true;

@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * x86: HVM exits plug into the generic pairing (VMEXIT opens, VMENTRY
- * closes, handler records give the breakdown key); PV records are
- * counted per hypercall and per event.
+ * closes in model.c, handler records give the breakdown key); PV records
+ * are counted per hypercall and per event.
  *
  * Records come from xen/arch/x86/hvm/{vmx/vmx.c,svm/svm.c} (exit/entry),
  * the HVMTRACE_* calls in xen/arch/x86/hvm/ (handlers) and
  * xen/arch/x86/pv/trace.c (PV).
  */
-#include <stdlib.h>
-
 #include "model-private.h"
 
 #define HVM_LOW(ev)     ((ev) & 0x3ff & ~(uint32_t)XA_TRC_64_FLAG)
@@ -21,7 +19,6 @@ enum {
     H_MSR_READ = 0x0c,
     H_MSR_WRITE = 0x0d,
     H_CPUID = 0x0e,
-    H_INJ_VIRQ = 0x04,
     H_INTR = 0x0f,
     H_VMMCALL = 0x12,
     H_IOPORT_READ = 0x16,
@@ -61,143 +58,7 @@ static void hvm_exit(struct xa_model *m, struct vcpu *v,
     model_exit_open(m, v, rec, code);
 }
 
-/* Wake to halt */
-
-static void w2h_inject(struct vcpu *v, unsigned int vec)
-{
-    struct w2h *w = v->w2h;
-    struct w2h_vec *g;
-
-    if ( !w && !(w = v->w2h = calloc(1, sizeof(*w))) )
-        return;
-    g = &w->vec[vec];
-    g->count++;
-    if ( w->waking && !w->wake_vector )
-    {
-        w->wake_vector = vec;
-        g->is_wake = true;
-    }
-    if ( !g->start_tsc )
-    {
-        g->start_tsc = 1;
-        w->wanting++;
-        w->interrupts++;
-    }
-}
-
-/* The interrupts injected before this entry start their clocks here. */
-static void w2h_entry(struct w2h *w, uint64_t tsc)
-{
-    unsigned int i;
-
-    w->waking = false;
-    for ( i = 0; i < 256 && w->wanting; i++ )
-        if ( w->vec[i].start_tsc == 1 )
-        {
-            w->vec[i].start_tsc = tsc;
-            w->wanting--;
-        }
-}
-
-/* The vCPU halts (running to blocked): every started clock stops. */
-static void w2h_halt(struct w2h *w, uint64_t tsc)
-{
-    unsigned int i;
-
-    for ( i = 0; i < 256; i++ )
-    {
-        struct w2h_vec *g = &w->vec[i];
-        uint64_t t;
-
-        if ( !g->start_tsc )
-            continue;
-        t = g->start_tsc == 1 || tsc < g->start_tsc ? 0 : tsc - g->start_tsc;
-        if ( t && !g->times )
-            g->times = calloc(W2H_NR, sizeof(*g->times));
-        if ( t && g->times )
-        {
-            if ( g->is_wake )
-            {
-                if ( w->interrupts == 1 )
-                    xa_stat_add(&g->times[W2H_WAKE_ALONE], t);
-                xa_stat_add(&g->times[W2H_WAKE_ANY], t);
-            }
-            else
-                xa_stat_add(&g->times[W2H_INTR], t);
-        }
-        g->start_tsc = 0;
-        g->is_wake = false;
-    }
-    w->interrupts = 0;
-    w->wake_vector = 0;
-    w->wanting = 0;
-}
-
-/*
- * The scheduler's side (upstream's rules): a wake from blocked starts
- * "waking" until the vCPU enters the guest; a halt (running to blocked)
- * stops every started clock.
- */
-void x86_w2h_runstate(struct vcpu *v, int old_rs, int new_rs, uint64_t tsc)
-{
-    struct w2h *w = v->w2h;
-    bool wake = new_rs == RS_RUNNABLE && old_rs == RS_BLOCKED;
-
-    if ( !w )
-    {
-        /* Remember a wake even before the first injection. */
-        if ( wake && (w = v->w2h = calloc(1, sizeof(*w))) )
-            w->waking = true;
-        return;
-    }
-    if ( wake )
-        w->waking = true;
-    else if ( new_rs != RS_RUNNING || old_rs != RS_RUNNABLE )
-    {
-        if ( w->waking && old_rs == RS_RUNNING && new_rs != RS_OFFLINE )
-            w->waking = false;
-        if ( new_rs == RS_BLOCKED && old_rs == RS_RUNNING && w->interrupts )
-            w2h_halt(w, tsc);
-    }
-}
-
-void x86_w2h_reset(struct vcpu *v)
-{
-    struct w2h *w = v->w2h;
-    unsigned int i;
-
-    if ( !w )
-        return;
-    w->waking = false;
-    w->wake_vector = 0;
-    w->interrupts = 0;
-    w->wanting = 0;
-    for ( i = 0; i < 256; i++ )
-    {
-        w->vec[i].start_tsc = 0;
-        w->vec[i].is_wake = false;
-    }
-}
-
-void x86_w2h_free(struct vcpu *v)
-{
-    unsigned int i, k;
-
-    if ( !v->w2h )
-        return;
-    for ( i = 0; i < 256; i++ )
-        if ( v->w2h->vec[i].times )
-        {
-            for ( k = 0; k < W2H_NR; k++ )
-                xa_stat_dispose(&v->w2h->vec[i].times[k]);
-            free(v->w2h->vec[i].times);
-        }
-    free(v->w2h);
-    v->w2h = NULL;
-}
-
-static void hvm_handler(struct xa_model *m, struct vcpu *v,
-                        const struct xa_record *rec)
+static void hvm_handler(struct vcpu *v, const struct xa_record *rec)
 {
     uint32_t low = rec->event & 0x3ff & ~(uint32_t)XA_TRC_64_FLAG;
     const uint32_t *w = rec->extra;
@@ -205,15 +66,6 @@ static void hvm_handler(struct xa_model *m, struct vcpu *v,
 
     if ( rec->nr_extra < 1 )
         return;
-    /* svm/intr.c, vmx/intr.c: an interrupt injected into the guest. */
-    if ( low == H_INJ_VIRQ )
-    {
-        w2h_inject(v, w[0] & 0xff);
-        if ( OBS(m, guest_irq) )
-            m->obs.guest_irq(m->obs.arg, v->d->id, v->id, w[0] & 0xff,
-                             rec->tsc);
-        return;
-    }
     if ( !v->exit_open )
         return;
     switch ( low )
@@ -267,26 +119,15 @@ static void hvm_handler(struct xa_model *m, struct vcpu *v,
     }
 }
 
-void x86_hvm_record(struct xa_model *m, const struct xa_record *rec)
+void x86_hvm_record(struct xa_model *m, struct vcpu *v,
+                    const struct xa_record *rec)
 {
     uint32_t ev = rec->event;
-    struct vcpu *v;
-
-    if ( XA_TRC_SUB(ev) == (XA_TRC_HVM_EMUL >> 12 & 0xf) )
-        return;
-    v = model_guest_vcpu(m, rec, VT_HVM);
-    if ( !v )
-        return;
 
     if ( XA_TRC_SUB(ev) == (XA_TRC_HVM_ENTRYEXIT >> 12 & 0xf) )
     {
         switch ( HVM_LOW(ev) )
         {
-        case 0x01:                                  /* VMENTRY */
-            if ( v->w2h )
-                w2h_entry(v->w2h, rec->tsc);
-            model_exit_close(m, v, rec->tsc);
-            break;
         case 0x02:                                  /* VMEXIT(64) */
             if ( rec->nr_extra >= 1 )
                 hvm_exit(m, v, rec, false);
@@ -300,7 +141,7 @@ void x86_hvm_record(struct xa_model *m, const struct xa_record *rec)
         }
     }
     else if ( XA_TRC_SUB(ev) == (XA_TRC_HVM_HANDLER >> 12 & 0xf) )
-        hvm_handler(m, v, rec);
+        hvm_handler(v, rec);
 }
 
 /*

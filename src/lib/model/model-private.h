@@ -212,7 +212,7 @@ struct xa_model {
     uint32_t svm_evidence_code;
     uint64_t svm_evidence_offset;
     bool svm_seen, svm_record_seen;
-    uint64_t clock_hz;              /* from an Arm clock record */
+    uint64_t clock_hz;              /* from a clock record (0: none) */
 
     /* Unknown-event cache: direct-mapped, id -> known? */
     uint32_t seen_ids[256];
@@ -247,19 +247,36 @@ static inline void model_exit_sub(struct vcpu *v, uint8_t kind, uint64_t val,
         v->sub_val = val;
     }
 }
-/* The vCPU running on the record's pCPU, if it may own guest records. */
+/*
+ * The vCPU running on the record's pCPU, if it may own guest records of
+ * type (which it takes if it had none); VT_NONE: of any type, unchanged.
+ */
 struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
                               enum vcpu_type type);
 int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n);
 
-/* arch-x86.c: wake-to-halt bookkeeping the scheduler drives. */
-void x86_w2h_runstate(struct vcpu *v, int old_rs, int new_rs, uint64_t tsc);
-void x86_w2h_reset(struct vcpu *v);
-void x86_w2h_free(struct vcpu *v);
+/*
+ * guest-irq.c: interrupts injected into HVM vCPUs (x86, Arm) and
+ * wake-to-halt, which the scheduler (runstate), entries and injections
+ * drive.
+ */
+void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
+                 const struct xa_record *rec);
+void girq_entry(struct vcpu *v, uint64_t tsc);
+void girq_runstate(struct vcpu *v, int old_rs, int new_rs, uint64_t tsc);
+void girq_reset(struct vcpu *v);
+void girq_free(struct vcpu *v);
 
-/* arch-x86.c, arch-arm.c */
-void x86_hvm_record(struct xa_model *m, const struct xa_record *rec);
+/*
+ * The architectures.  A record of the HVM class goes to x86 or Arm by its
+ * id, or for the ids both write (entry, injection, halt) by the vCPU's
+ * architecture; PV and Arm format-1 records have classes of their own.
+ */
+void x86_hvm_record(struct xa_model *m, struct vcpu *v,
+                    const struct xa_record *rec);
 void x86_pv_record(struct xa_model *m, const struct xa_record *rec);
+void arm_hvm_record(struct xa_model *m, struct vcpu *v,
+                    const struct xa_record *rec);
 void arm_record(struct xa_model *m, const struct xa_record *rec);
 
 /* summary.c */

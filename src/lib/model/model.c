@@ -89,7 +89,7 @@ static void vcpu_free(struct vcpu *v)
     free(v->hypercalls.counts);
     free(v->pv_events.keys);
     free(v->pv_events.counts);
-    x86_w2h_free(v);
+    girq_free(v);
     xa_stat_dispose(&v->stay_all);
     for ( i = 0; i < v->nr_stays; i++ )
         xa_stat_dispose(&v->stays[i].st);
@@ -369,7 +369,7 @@ static void exit_discard(struct vcpu *v)
 static void lose_vcpu(struct xa_model *m, struct vcpu *v, uint64_t tsc)
 {
     exit_discard(v);
-    x86_w2h_reset(v);
+    girq_reset(v);
     runstate_update(m, v, RS_LOST, tsc);
 }
 
@@ -523,8 +523,8 @@ static void sched_runstate(struct xa_model *m, struct pcpu *p,
     if ( new_rs == RS_RUNNABLE && v->exit_open )
         model_exit_close(m, v, rec->tsc);
 
-    if ( v->type == VT_HVM && v->state != RS_LOST )
-        x86_w2h_runstate(v, old_rs, new_rs, rec->tsc);
+    if ( (v->type == VT_HVM || v->type == VT_ARM) && v->state != RS_LOST )
+        girq_runstate(v, old_rs, new_rs, rec->tsc);
 
     if ( v->state != old_rs )
     {
@@ -773,7 +773,7 @@ struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
     }
     if ( v->d->id == XA_DOM_IDLE )
         return NULL;
-    if ( v->type != type )
+    if ( type != VT_NONE && v->type != type )
     {
         if ( v->type != VT_NONE )
             return NULL;
@@ -802,6 +802,67 @@ static void check_known(struct xa_model *m, const struct xa_record *rec)
         xa_diag_add(m->diag, XA_DIAG_UNKNOWN_EVENT, rec->offset, rec->cpu);
     else if ( rec->nr_extra < d->min_extra )
         xa_diag_add(m->diag, XA_DIAG_SHORT_RECORD, rec->offset, rec->cpu);
+}
+
+/*
+ * TRC_HVM: VMX and SVM exits, Arm exits (format 2), their handler
+ * records, and three records both architectures write: the entry, an
+ * injected interrupt and a halt (WFI).  These go by the vCPU's
+ * architecture, without deciding it: an Arm vCPU's first record is often
+ * an injection before its first entry.
+ */
+static bool hvm_arm_only(uint32_t ev)
+{
+    unsigned int low = ev & 0x2ff;
+
+    switch ( XA_TRC_SUB(ev) )
+    {
+    case XA_TRC_HVM_ENTRYEXIT >> 12 & 0xf:
+        return low == (XA_TRC_HVM_ARM_EXIT & 0xff) ||
+               low == (XA_TRC_HVM_ARM_EXIT_IRQ & 0xff);
+    case XA_TRC_HVM_HANDLER >> 12 & 0xf:
+        return low >= (XA_TRC_HVM_ARM_HYPERCALL & 0xff) &&
+               low <= (XA_TRC_HVM_ARM_IRQ & 0xff);
+    default:
+        return false;
+    }
+}
+
+static void hvm_record(struct xa_model *m, const struct xa_record *rec)
+{
+    uint32_t ev = rec->event & ~(uint32_t)XA_TRC_64_FLAG;
+    struct vcpu *v;
+
+    if ( XA_TRC_SUB(ev) == (XA_TRC_HVM_EMUL >> 12 & 0xf) )
+        return;
+    if ( ev == XA_TRC_HVM_VMENTRY || ev == XA_TRC_HVM_INJ_VIRQ ||
+         ev == XA_TRC_HVM_HLT )
+    {
+        v = model_guest_vcpu(m, rec, VT_NONE);
+        if ( !v || v->type == VT_PV )
+            return;
+        if ( ev == XA_TRC_HVM_VMENTRY )
+        {
+            girq_entry(v, rec->tsc);
+            model_exit_close(m, v, rec->tsc);
+        }
+        else if ( rec->nr_extra < 1 )
+            return;
+        else if ( ev == XA_TRC_HVM_INJ_VIRQ )
+            /* x86: a vector; Arm: an INTID, beyond 255 for SPIs and LPIs. */
+            girq_inject(m, v, v->type == VT_ARM ? rec->extra[0]
+                                                : rec->extra[0] & 0xff, rec);
+        else if ( v->type == VT_ARM )
+            arm_hvm_record(m, v, rec);
+        return;
+    }
+    if ( hvm_arm_only(ev) )
+    {
+        if ( (v = model_guest_vcpu(m, rec, VT_ARM)) )
+            arm_hvm_record(m, v, rec);
+    }
+    else if ( (v = model_guest_vcpu(m, rec, VT_HVM)) )
+        x86_hvm_record(m, v, rec);
 }
 
 /* Log-volume slot + 1 of each main class; 0: "other". */
@@ -883,7 +944,10 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
     switch ( XA_TRC_MAIN(ev) )
     {
     case XA_TRC_GEN >> 16:
-        if ( ev == XA_TRC_LOST_RECORDS )
+        if ( ev == XA_TRC_TRACE_CLOCK_KHZ && rec->nr_extra >= 1 &&
+             !m->clock_hz )
+            m->clock_hz = rec->extra[0] * 1000ull;
+        else if ( ev == XA_TRC_LOST_RECORDS )
         {
             if ( p->lost_end_pending )
                 lost_end(m, p);
@@ -897,7 +961,7 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
             sched_runstate(m, p, rec);
         break;
     case XA_TRC_HVM >> 16:
-        x86_hvm_record(m, rec);
+        hvm_record(m, rec);
         break;
     case XA_TRC_PV >> 16:
         x86_pv_record(m, rec);
@@ -974,7 +1038,8 @@ const struct xa_fmt_ctx *xa_model_fmt_ctx(const struct xa_model *m)
  * A first look at a trace for the dump, which must name exits and convert
  * times before it has seen the whole trace: SVM if an exit code no VMX
  * exit reason uses, or a separate SVM exit record, appears among the first
- * max_records; the rate of the first Arm clock record.
+ * max_records; the rate of the first clock record (xentrace's, or
+ * format 1's Arm one).
  */
 int xa_trace_peek(const char *path, uint64_t max_records,
                   struct xa_trace_hints *h)
@@ -1011,6 +1076,8 @@ int xa_trace_peek(const char *path, uint64_t max_records,
                   rec.extra[0] > xa_vmx_exit_max() &&
                   rec.extra[0] != UINT32_MAX) )
                 h->hvm_mode = XA_HVM_SVM;
+            else if ( rec.event == XA_TRC_TRACE_CLOCK_KHZ && !h->clock_hz )
+                h->clock_hz = rec.extra[0] * 1000ull;
             else if ( rec.event == XA_TRC_ARM_CLOCK && rec.nr_extra >= 2 &&
                       !h->clock_hz )
                 h->clock_hz = rec.extra[0] | ((uint64_t)rec.extra[1] << 32);

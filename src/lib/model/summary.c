@@ -115,11 +115,35 @@ static char *sub_key(uint8_t kind, uint64_t val, const char **label)
         snprintf(buf, sizeof(buf), "irq:%llu", (unsigned long long)val);
         break;
     case XA_SUB_WFI:
-        return xstrdup("wfi");
+        return xstrdup(val ? "wfi:pending" : "wfi");
     case XA_SUB_WFE:
         return xstrdup("wfe");
     case XA_SUB_VGIC:
         return xstrdup("vgic_maint");
+    case XA_SUB_CP_R:
+    case XA_SUB_CP_W:
+    {
+        /* "cp:p15,0,c1,c0,0:r" (MCR/MRC), "cp:p15,0,c2:w" (MCRR/MRRC) */
+        unsigned int ec = (unsigned int)(val >> 32), iss = (unsigned int)val;
+        unsigned int cp = ec == 0x03 || ec == 0x04 ? 15 : ec == 0x08 ? 10 : 14;
+        char rw = kind == XA_SUB_CP_R ? 'r' : 'w';
+
+        if ( ec == 0x04 || ec == 0x0c )
+            snprintf(buf, sizeof(buf), "cp:p%u,%u,c%u:%c", cp,
+                     (iss >> 16) & 0xf, (iss >> 1) & 0xf, rw);
+        else
+            snprintf(buf, sizeof(buf), "cp:p%u,%u,c%u,c%u,%u:%c", cp,
+                     (iss >> 14) & 7, (iss >> 10) & 0xf, (iss >> 1) & 0xf,
+                     (iss >> 17) & 7, rw);
+        break;
+    }
+    case XA_SUB_S2:
+        name = xa_arm_s2_outcome_name((uint32_t)val);
+        if ( name )
+            snprintf(buf, sizeof(buf), "s2:%s", name);
+        else
+            snprintf(buf, sizeof(buf), "s2:%llu", (unsigned long long)val);
+        break;
     case XA_SUB_OTHER:
     case XA_SUB_NONE:
     default:

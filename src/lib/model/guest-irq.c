@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Interrupts injected into HVM guests (x86 HVM's TRC_HVM_INJ_VIRQ, which
+ * Xen on Arm writes too) by vector, and how long each guest took from an
+ * interrupt to its next halt: upstream xenalyze's "wake to halt".
+ */
+#include <stdlib.h>
+
+#include "model-private.h"
+
+void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
+                 const struct xa_record *rec)
+{
+    struct w2h *w = v->w2h;
+    struct w2h_vec *g;
+
+    if ( OBS(m, guest_irq) )
+        m->obs.guest_irq(m->obs.arg, v->d->id, v->id, vec, rec->tsc);
+    if ( vec >= 256 )
+    {
+        xa_diag_add(m->diag, XA_DIAG_GIRQ_RANGE, rec->offset, rec->cpu);
+        return;
+    }
+    if ( !w && !(w = v->w2h = calloc(1, sizeof(*w))) )
+        return;
+    g = &w->vec[vec];
+    g->count++;
+    if ( w->waking && !w->wake_vector )
+    {
+        w->wake_vector = vec;
+        g->is_wake = true;
+    }
+    if ( !g->start_tsc )
+    {
+        g->start_tsc = 1;
+        w->wanting++;
+        w->interrupts++;
+    }
+}
+
+/* The interrupts injected before this entry start their clocks here. */
+void girq_entry(struct vcpu *v, uint64_t tsc)
+{
+    struct w2h *w = v->w2h;
+    unsigned int i;
+
+    if ( !w )
+        return;
+    w->waking = false;
+    for ( i = 0; i < 256 && w->wanting; i++ )
+        if ( w->vec[i].start_tsc == 1 )
+        {
+            w->vec[i].start_tsc = tsc;
+            w->wanting--;
+        }
+}
+
+/* The vCPU halts (running to blocked): every started clock stops. */
+static void w2h_halt(struct w2h *w, uint64_t tsc)
+{
+    unsigned int i;
+
+    for ( i = 0; i < 256; i++ )
+    {
+        struct w2h_vec *g = &w->vec[i];
+        uint64_t t;
+
+        if ( !g->start_tsc )
+            continue;
+        t = g->start_tsc == 1 || tsc < g->start_tsc ? 0 : tsc - g->start_tsc;
+        if ( t && !g->times )
+            g->times = calloc(W2H_NR, sizeof(*g->times));
+        if ( t && g->times )
+        {
+            if ( g->is_wake )
+            {
+                if ( w->interrupts == 1 )
+                    xa_stat_add(&g->times[W2H_WAKE_ALONE], t);
+                xa_stat_add(&g->times[W2H_WAKE_ANY], t);
+            }
+            else
+                xa_stat_add(&g->times[W2H_INTR], t);
+        }
+        g->start_tsc = 0;
+        g->is_wake = false;
+    }
+    w->interrupts = 0;
+    w->wake_vector = 0;
+    w->wanting = 0;
+}
+
+/*
+ * The scheduler's side (upstream's rules): a wake from blocked starts
+ * "waking" until the vCPU enters the guest; a halt (running to blocked)
+ * stops every started clock.
+ */
+void girq_runstate(struct vcpu *v, int old_rs, int new_rs, uint64_t tsc)
+{
+    struct w2h *w = v->w2h;
+    bool wake = new_rs == RS_RUNNABLE && old_rs == RS_BLOCKED;
+
+    if ( !w )
+    {
+        /* Remember a wake even before the first injection. */
+        if ( wake && (w = v->w2h = calloc(1, sizeof(*w))) )
+            w->waking = true;
+        return;
+    }
+    if ( wake )
+        w->waking = true;
+    else if ( new_rs != RS_RUNNING || old_rs != RS_RUNNABLE )
+    {
+        if ( w->waking && old_rs == RS_RUNNING && new_rs != RS_OFFLINE )
+            w->waking = false;
+        if ( new_rs == RS_BLOCKED && old_rs == RS_RUNNING && w->interrupts )
+            w2h_halt(w, tsc);
+    }
+}
+
+void girq_reset(struct vcpu *v)
+{
+    struct w2h *w = v->w2h;
+    unsigned int i;
+
+    if ( !w )
+        return;
+    w->waking = false;
+    w->wake_vector = 0;
+    w->interrupts = 0;
+    w->wanting = 0;
+    for ( i = 0; i < 256; i++ )
+    {
+        w->vec[i].start_tsc = 0;
+        w->vec[i].is_wake = false;
+    }
+}
+
+void girq_free(struct vcpu *v)
+{
+    unsigned int i, k;
+
+    if ( !v->w2h )
+        return;
+    for ( i = 0; i < 256; i++ )
+        if ( v->w2h->vec[i].times )
+        {
+            for ( k = 0; k < W2H_NR; k++ )
+                xa_stat_dispose(&v->w2h->vec[i].times[k]);
+            free(v->w2h->vec[i].times);
+        }
+    free(v->w2h);
+    v->w2h = NULL;
+}
+
