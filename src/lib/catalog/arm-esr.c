@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The syndrome of an Arm exit (ESR_EL2, HSR on arm32) in words, for both
- * formats of our Arm records.  Decoding follows the Arm ARM (D19.2.x,
+ * The syndrome of an Arm exit (ESR_EL2, HSR on arm32) in words, and the
+ * calls a guest makes (hypercalls, SMCCC), for both formats of our Arm
+ * records.  Decoding follows the Arm ARM (D19.2.x,
  * ESR_EL2; G8.2.x, HSR).
  */
 #include "catalog-private.h"
@@ -138,3 +139,23 @@ void xa_fmt_arm_iss(struct xa_out *o, uint32_t ec, uint32_t iss)
     }
 }
 
+
+void xa_fmt_arm_call(struct xa_out *o, bool smccc, uint32_t nr, uint64_t arg)
+{
+    const char *name;
+
+    if ( !smccc )
+    {
+        xa_fmt_kv_name(o, "op", xa_hypercall_name(nr), nr);
+        xa_fmt_kv_x(o, "a0", arg);
+        return;
+    }
+    xa_fmt_kv_x(o, "fid", nr);
+    if ( (name = xa_psci_name(nr)) )
+    {
+        xa_out_char(o, '(');
+        xa_out_str(o, name);
+        xa_out_char(o, ')');
+    }
+    xa_fmt_kv_x(o, "a1", arg);
+}

@@ -57,6 +57,8 @@ unsigned int xa_fmt_fields(const struct xa_record *r, struct xa_out *o,
 void xa_fmt_arm_iss(struct xa_out *o, uint32_t ec, uint32_t iss);
 void xa_fmt_arm_reg(struct xa_out *o, unsigned int r);
 void xa_fmt_arm_sysreg(struct xa_out *o, uint32_t iss);
+/* " op=NAME a0=0x.." (hypercall) or " fid=0x..(PSCI name) a1=0x.." */
+void xa_fmt_arm_call(struct xa_out *o, bool smccc, uint32_t nr, uint64_t arg);
 
 #define XA_FMT_FIELDS(fn, spec)                                         \
     static void fn(const struct xa_record *r, struct xa_out *o,         \

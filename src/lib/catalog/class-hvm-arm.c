@@ -52,25 +52,15 @@ static void fmt_hypercall(const struct xa_record *r, struct xa_out *o,
                           const struct xa_fmt_ctx *ctx)
 {
     (void)ctx;
-    xa_fmt_kv_name(o, "op", xa_hypercall_name(r->extra[0]), r->extra[0]);
-    xa_fmt_kv_x(o, "a0", word_or_u64(r, 1));
+    xa_fmt_arm_call(o, false, r->extra[0], word_or_u64(r, 1));
 }
 
 /* vsmc.c: vsmccc_handle_call(), { fid, a1 } */
 static void fmt_smccc(const struct xa_record *r, struct xa_out *o,
                       const struct xa_fmt_ctx *ctx)
 {
-    const char *name = xa_psci_name(r->extra[0]);
-
     (void)ctx;
-    xa_fmt_kv_x(o, "fid", r->extra[0]);
-    if ( name )
-    {
-        xa_out_char(o, '(');
-        xa_out_str(o, name);
-        xa_out_char(o, ')');
-    }
-    xa_fmt_kv_x(o, "a1", word_or_u64(r, 1));
+    xa_fmt_arm_call(o, true, r->extra[0], word_or_u64(r, 1));
 }
 
 /* traps.c: do_trap_guest_sync() after do_sysreg()/do_cp*(), { value } */
