@@ -60,6 +60,13 @@ for f in "$big" "$syn"; do
     best "summary (text)" "$XA" --cpu-hz=2.4G "$f"
     best "summary (json)" "$XA" --cpu-hz=2.4G --format=json "$f"
     best "dump (--dump-all)" "$XA" --cpu-hz=2.4G --dump-all "$f"
+    best "timeline (--perfetto)" "$XA" --cpu-hz=2.4G \
+        --perfetto="$B/timeline.perfetto-trace" "$f"
+    "$XA" --cpu-hz=2.4G --dump-all "$f" 2> /dev/null | wc -c > "$B/dump.size"
+    printf "%-34s %7d MB  (dump: %d MB)\n" "timeline size" \
+        "$(($(stat -c %s "$B/timeline.perfetto-trace") / 1000000))" \
+        "$(($(cat "$B/dump.size") / 1000000))"
+    rm -f "$B/timeline.perfetto-trace"
     best "summary from a pipe (memory)" sh -c "cat '$f' | '$XA' --cpu-hz=2.4G -"
     if [ -n "${UPSTREAM:-}" ] && [ "$f" = "$big" ]; then
         best "upstream summary (-s)" "$UPSTREAM" -s "$f"

@@ -58,6 +58,14 @@ enum xa_vcpu_rs {
     XA_VRS_INIT,                    /* not seen running yet */
 };
 
+/* What a vCPU's guest records show it to be. */
+enum xa_vcpu_kind {
+    XA_VK_NONE,
+    XA_VK_HVM,                      /* x86 HVM (VMX or SVM exits) */
+    XA_VK_PV,                       /* x86 PV */
+    XA_VK_ARM,                      /* Arm guest (TRC_ARM exits) */
+};
+
 /*
  * What the model tells as it goes, for plots and per-interval tables.
  * Every member may be NULL; the callbacks run inside xa_model_feed() and
@@ -94,6 +102,42 @@ struct xa_model_observer {
     /* x86 HVM: an interrupt injected into the guest. */
     void (*guest_irq)(void *arg, unsigned int dom, unsigned int vcpu,
                       unsigned int vector, uint64_t tsc);
+    /* A vCPU's first guest record shows what it is. */
+    void (*vcpu_kind)(void *arg, unsigned int dom, unsigned int vcpu,
+                      enum xa_vcpu_kind kind);
+    /*
+     * A vCPU wakes (blocked or offline to runnable) at tsc, by a record
+     * of pcpu; the runstate callback follows.
+     */
+    void (*wake)(void *arg, unsigned int dom, unsigned int vcpu,
+                 unsigned int pcpu, uint64_t tsc);
+    /*
+     * pcpu starts running a vCPU (the idle vCPU: idle) at tsc; at the
+     * start of the trace tsc may be the CPU's first timestamp, before the
+     * record that tells.
+     */
+    void (*pcpu_run)(void *arg, unsigned int pcpu, unsigned int dom,
+                     unsigned int vcpu, uint64_t tsc);
+    /*
+     * The interval of pcpu that began at its last pcpu_run ends at tsc;
+     * duration: what --report-pcpu counts for it, 0 when nothing.
+     */
+    void (*pcpu_time)(void *arg, unsigned int pcpu, uint64_t tsc,
+                      uint64_t duration);
+    /*
+     * A lost-records gap of pcpu begins (begin, duration 0) or ends at
+     * tsc; at the end, duration is what the summary counts as lost.
+     */
+    void (*lost)(void *arg, unsigned int pcpu, bool begin, uint64_t tsc,
+                 uint64_t duration);
+    /*
+     * An open exit is dropped at tsc, not counted (a lost-records gap, the
+     * end of its CPU's data, a new exit before the entry).
+     */
+    void (*exit_discarded)(void *arg, unsigned int dom, unsigned int vcpu,
+                           uint64_t tsc);
+    /* The model counts an anomaly, at the record being fed. */
+    void (*anomaly)(void *arg, enum xa_diag_kind kind, unsigned int pcpu);
 };
 
 XA_API int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
@@ -149,6 +193,26 @@ XA_API const struct xa_summary *xa_model_summary(struct xa_model *m,
 
 /* The clock rate a trace states (Arm clock record), or 0. */
 XA_API uint64_t xa_model_trace_hz(const struct xa_model *m);
+
+/*
+ * The name of an exit code: an Arm exception class for Arm vCPUs, else a
+ * VMX or SVM exit reason; NULL when unknown.
+ */
+XA_API const char *xa_exit_name(enum xa_vcpu_kind kind, enum xa_hvm_mode mode,
+                                uint32_t code);
+
+/**
+ * xa_sub_key_format - an exit's breakdown key as the summary writes it
+ * @kind: enum xa_sub_kind
+ * @val: its value (port, address, MSR, leaf, hypercall...)
+ * @buf, @size: where to write "io:0x0084:w", "hypercall:vcpu_op"...
+ * @label: set to a name for the key (a PSCI call, a system register), or
+ *         NULL
+ *
+ * Returns what snprintf() returns.
+ */
+XA_API int xa_sub_key_format(uint8_t kind, uint64_t val, char *buf,
+                             size_t size, const char **label);
 
 /* Formatting context (e.g. VMX or SVM exit names) the model settled on. */
 XA_API const struct xa_fmt_ctx *xa_model_fmt_ctx(const struct xa_model *m);

@@ -20,6 +20,7 @@
 #include <xenalyze/report.h>
 #include <xenalyze/plots.h>
 #include <xenalyze/pipeline.h>
+#include <xenalyze/timeline.h>
 #include <xenalyze/writer.h>
 
 #endif /* XA_XENALYZE_H */

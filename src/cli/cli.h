@@ -30,6 +30,7 @@ struct cli_opts {
     struct xa_plots_opts plots;     /* --scatterplot-*, --interval-* */
     unsigned int *plot_domains;     /* plots.domains, owned */
     struct xa_filter filter;        /* --from, --to, --domain, --vcpu */
+    const char *perfetto;           /* --perfetto=FILE, or NULL */
     bool noted_ignored;             /* "no effect" said once */
 };
 
@@ -46,6 +47,7 @@ enum cli_group {
     CLI_G_SELECT,
     CLI_G_SUMMARY,
     CLI_G_DUMP,
+    CLI_G_TIMELINE,
     CLI_G_PLOTS,
     CLI_G_COMPAT,
     CLI_G_OTHER,

@@ -167,6 +167,17 @@ static int h_show_tsc(struct cli_opts *o, const struct cli_option *opt,
     return 0;
 }
 
+/* Timeline */
+
+static int h_perfetto(struct cli_opts *o, const struct cli_option *opt,
+                      const char *arg)
+{
+    if ( !*arg )
+        return bad_arg(opt, arg, "a file name (or - for standard output)");
+    o->perfetto = arg;
+    return 0;
+}
+
 /* Upstream's plots and interval tables */
 
 static int h_plot(struct cli_opts *o, const struct cli_option *opt,
@@ -330,6 +341,11 @@ const struct cli_option cli_options[] = {
     { "show-tsc", 0, NOARG, CLI_G_DUMP,
       "print each record's raw TSC first", h_show_tsc, 0 },
 
+    /* Timeline */
+    { "perfetto", 0, CLI_ARG_REQ, "FILE", CLI_G_TIMELINE,
+      "write a Perfetto timeline (ui.perfetto.dev) to FILE;\n"
+      "with -s the summary too", h_perfetto, 0 },
+
     /* Upstream's plots and interval tables */
     { "scatterplot-runstate", 0, NOARG, CLI_G_PLOTS,
       "DvV time graph: runstate changes", h_plot, XA_PLOT_RUNSTATE },
@@ -407,6 +423,7 @@ static const char *const group_titles[CLI_G_NR] = {
     [CLI_G_SELECT] = "Selection",
     [CLI_G_SUMMARY] = "Summary",
     [CLI_G_DUMP] = "Dump",
+    [CLI_G_TIMELINE] = "Timeline (docs/timeline.md)",
     [CLI_G_PLOTS] = "Upstream's plots and interval tables (in place of the "
                     "summary;\nwith -s, before it)",
     [CLI_G_COMPAT] = "Upstream options accepted without effect",
@@ -510,10 +527,24 @@ int cli_opts_check(struct cli_opts *o)
         fprintf(stderr, "xenalyze: --from must be before --to\n");
         return -1;
     }
-    if ( xa_filter_active(&o->filter) && o->mode != CLI_DUMP )
+    if ( o->perfetto && o->mode != CLI_SUMMARY )
+    {
+        fprintf(stderr, "xenalyze: --perfetto does not combine with "
+                "--dump-all or --count\n");
+        return -1;
+    }
+    if ( o->perfetto && !strcmp(o->perfetto, "-") &&
+         (o->summary_given || plots) )
+    {
+        fprintf(stderr, "xenalyze: --perfetto=- takes standard output: "
+                "no summary or plots beside it\n");
+        return -1;
+    }
+    if ( xa_filter_active(&o->filter) && o->mode != CLI_DUMP &&
+         (!o->perfetto || o->summary_given || plots) )
     {
         fprintf(stderr, "xenalyze: --from, --to, --domain and --vcpu apply "
-                "to --dump-all only so far\n");
+                "to --dump-all and --perfetto only so far\n");
         return -1;
     }
     return 0;

@@ -2,6 +2,8 @@
 /*
  * Wiring: reader -> merge -> model -> report.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 struct summary_ctx {
     struct xa_model *model;
     struct xa_plots *plots;         /* NULL: none asked for */
+    struct xa_timeline *timeline;   /* NULL: none asked for */
     struct xa_out *out;
     uint64_t n;
 };
@@ -22,13 +25,16 @@ static void consume_summary(void *arg, const struct xa_record *r,
     struct summary_ctx *c = arg;
     unsigned int i;
 
-    if ( c->plots )
+    if ( c->plots || c->timeline )
     {
-        /* The model's observer writes the plots as it goes. */
+        /* The model's observers write plots and timeline as it goes. */
         for ( i = 0; i < n; i++ )
         {
             c->n += r[i].event != XA_EV_CPU_END;
-            xa_plots_record(c->plots, &r[i], c->model);
+            if ( c->plots )
+                xa_plots_record(c->plots, &r[i], c->model);
+            if ( c->timeline )
+                xa_timeline_record(c->timeline, &r[i], c->model);
             xa_model_feed(c->model, &r[i]);
         }
         xa_out_maybe_flush(c->out);
@@ -86,6 +92,19 @@ static void consume_dump(void *arg, const struct xa_record *r,
     }
 }
 
+/* The timeline's file: FILE, or standard output for "-"; -1 on error. */
+static int open_timeline(const char *path)
+{
+    int fd;
+
+    if ( !strcmp(path, "-") )
+        return STDOUT_FILENO;
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if ( fd < 0 )
+        fprintf(stderr, "xenalyze: %s: %s\n", path, strerror(errno));
+    return fd;
+}
+
 static int finish_status(const struct cli_opts *o, const struct xa_diag *diag)
 {
     if ( o->strict && xa_diag_total(diag, o->strict_level) )
@@ -101,6 +120,8 @@ int cli_run(const struct cli_opts *o)
     struct xa_catalog *cat = NULL;
     struct xa_model *model = NULL;
     struct xa_plots *plots = NULL;
+    struct xa_timeline *timeline = NULL;
+    struct xa_out tl_out;
     struct xa_model_opts mopts = { .hvm_mode = o->hvm_mode };
     struct xa_trace_hints hints = { .hvm_mode = XA_HVM_VMX };
     struct xa_out out, err;
@@ -113,8 +134,9 @@ int cli_run(const struct cli_opts *o)
     xa_diag_init(&mdiag);
     xa_out_init(&out, STDOUT_FILENO);
     xa_out_init(&err, STDERR_FILENO);
+    xa_out_init(&tl_out, -1);
 
-    if ( o->mode == CLI_DUMP && strcmp(o->path, "-") )
+    if ( (o->mode == CLI_DUMP || o->perfetto) && strcmp(o->path, "-") )
         xa_trace_peek(o->path, 4000000, &hints);
     mopts.hvm_hint = hints.hvm_mode;
     rc = xa_reader_open(o->path, &diag, &rd);
@@ -142,7 +164,32 @@ int cli_run(const struct cli_opts *o)
             goto out;
         }
         xa_plots_observer(plots, &obs);
-        xa_model_set_observer(model, &obs);
+        xa_model_add_observer(model, &obs);
+    }
+    if ( o->perfetto )
+    {
+        struct xa_timeline_opts topts = {
+            .hz = o->hz,
+            .filter = xa_filter_active(&o->filter) ? &o->filter : NULL,
+        };
+        struct xa_model_observer obs;
+
+        if ( !o->hz_given && hints.clock_hz >= XA_HZ_MIN &&
+             hints.clock_hz <= XA_HZ_MAX )
+            topts.hz = hints.clock_hz;
+        else if ( !o->hz_given )
+            fprintf(stderr, "xenalyze: note: no --cpu-hz given and the "
+                    "trace states no clock rate: times assume 2.4 GHz\n");
+        if ( (tl_out.fd = open_timeline(o->perfetto)) < 0 )
+            goto out;
+        rc = xa_timeline_new(&topts, &tl_out, &timeline);
+        if ( rc )
+        {
+            fprintf(stderr, "xenalyze: perfetto: %s\n", xa_strerror(rc));
+            goto out;
+        }
+        xa_timeline_observer(timeline, &obs);
+        xa_model_add_observer(model, &obs);
     }
     xa_dump_init(&dump, cat, o->hz);
     dump.show_tsc = o->show_tsc;
@@ -176,7 +223,8 @@ int cli_run(const struct cli_opts *o)
     }
     else
     {
-        struct summary_ctx c = { .model = model, .plots = plots, .out = &out };
+        struct summary_ctx c = { .model = model, .plots = plots,
+                                 .timeline = timeline, .out = &out };
 
         rc = xa_pipeline_run(mg, NULL, NULL, consume_summary, &c);
         n = c.n;
@@ -191,6 +239,11 @@ int cli_run(const struct cli_opts *o)
     xa_model_finish(model);
     if ( plots )
         xa_plots_finish(plots);
+    if ( timeline && (xa_timeline_finish(timeline) || xa_out_flush(&tl_out)) )
+    {
+        fprintf(stderr, "xenalyze: %s: write error\n", o->perfetto);
+        goto out;
+    }
     xa_diag_merge(&diag, &mdiag);
 
     st = xa_reader_stats(rd);
@@ -221,7 +274,8 @@ int cli_run(const struct cli_opts *o)
         status = 1;
         goto out;
     }
-    if ( o->mode == CLI_SUMMARY && plots && !o->summary_given )
+    if ( o->mode == CLI_SUMMARY && (plots || timeline) &&
+         !o->summary_given )
     {
         /* Upstream: plots replace the summary unless -s asks for it. */
         xa_report_diag_text(&diag, &err);
@@ -262,6 +316,13 @@ int cli_run(const struct cli_opts *o)
 
  out:
     xa_plots_free(plots);
+    xa_timeline_free(timeline);
+    if ( tl_out.fd > STDERR_FILENO && close(tl_out.fd) && status == 0 )
+    {
+        fprintf(stderr, "xenalyze: %s: %s\n", o->perfetto, strerror(errno));
+        status = 1;
+    }
+    xa_out_dispose(&tl_out);
     xa_model_free(model);
     xa_catalog_free(cat);
     xa_merge_free(mg);

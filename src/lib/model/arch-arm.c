@@ -168,6 +168,8 @@ void arm_record(struct xa_model *m, const struct xa_record *rec)
             code = XA_ARM_CODE_SERROR;
             break;
         }
+        /* Words 2-3: the guest PC (ELR_EL2), as x86 gives the rip. */
+        v->exit_rip = w[2] | ((uint64_t)w[3] << 32);
         model_exit_open(m, v, rec, code);
         break;
     }

@@ -18,7 +18,7 @@ void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
         m->obs.guest_irq(m->obs.arg, v->d->id, v->id, vec, rec->tsc);
     if ( vec >= 256 )
     {
-        xa_diag_add(m->diag, XA_DIAG_GIRQ_RANGE, rec->offset, rec->cpu);
+        model_diag(m, XA_DIAG_GIRQ_RANGE, rec->offset, rec->cpu);
         return;
     }
     if ( !w && !(w = v->w2h = calloc(1, sizeof(*w))) )

@@ -231,6 +231,15 @@ struct xa_model {
 
 #define OBS(m, cb) __builtin_expect((m)->obs.cb != NULL, 0)
 
+/* Counts an anomaly, and tells the observers. */
+static inline void model_diag(struct xa_model *m, enum xa_diag_kind kind,
+                              uint64_t offset, unsigned int cpu)
+{
+    xa_diag_add(m->diag, kind, offset, cpu);
+    if ( OBS(m, anomaly) )
+        m->obs.anomaly(m->obs.arg, kind, cpu);
+}
+
 /* model.c, for the architecture files */
 struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
                              unsigned int vid);

@@ -348,27 +348,34 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
     d->state_tsc = tsc;
 }
 
-static void pcpu_time_update(struct pcpu *p, uint64_t tsc)
+static void pcpu_time_update(struct xa_model *m, struct pcpu *p,
+                             uint64_t tsc)
 {
     /* As for runstates, a zero-length interval is not an interval. */
     if ( p->time_tsc && p->current )
     {
-        if ( tsc > p->time_tsc )
+        uint64_t c = tsc > p->time_tsc ? tsc - p->time_tsc : 0;
+
+        if ( c )
             xa_stat_add(p->current->d->id == XA_DOM_IDLE ? &p->idle
                                                            : &p->running,
-                        tsc - p->time_tsc);
+                        c);
+        if ( OBS(m, pcpu_time) )
+            m->obs.pcpu_time(m->obs.arg, p->id, tsc, c);
     }
     p->time_tsc = 0;
 }
 
-static void exit_discard(struct vcpu *v)
+static void exit_discard(struct xa_model *m, struct vcpu *v, uint64_t tsc)
 {
+    if ( v->exit_open && OBS(m, exit_discarded) )
+        m->obs.exit_discarded(m->obs.arg, v->d->id, v->id, tsc);
     v->exit_open = false;
 }
 
 static void lose_vcpu(struct xa_model *m, struct vcpu *v, uint64_t tsc)
 {
-    exit_discard(v);
+    exit_discard(m, v, tsc);
     girq_reset(v);
     runstate_update(m, v, RS_LOST, tsc);
 }
@@ -384,7 +391,7 @@ static void vcpu_prev_update(struct xa_model *m, struct pcpu *p,
         prev->state_tsc = 0;
     if ( p )
     {
-        pcpu_time_update(p, tsc);
+        pcpu_time_update(m, p, tsc);
         p->current = NULL;
     }
     runstate_update(m, prev, new_rs, tsc);
@@ -435,7 +442,7 @@ static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
          * Otherwise two vCPUs ran at once: trust the newer record.
          */
         if ( p->seen_valid_schedule )
-            xa_diag_add(m->diag, XA_DIAG_RUNSTATE_MISMATCH, UINT64_MAX,
+            model_diag(m, XA_DIAG_RUNSTATE_MISMATCH, UINT64_MAX,
                         p->id);
         runstate_update(m, p->current, RS_LOST, tsc);
         p->current = NULL;
@@ -464,6 +471,8 @@ static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
     p->current = next;
     p->time_tsc = tsc;
     p->seen_valid_schedule = true;
+    if ( OBS(m, pcpu_run) )
+        m->obs.pcpu_run(m->obs.arg, p->id, next->d->id, next->id, tsc);
 }
 
 /* Start of day: a vCPU in INIT leaves it when it is first seen running. */
@@ -485,6 +494,8 @@ static void vcpu_start(struct xa_model *m, struct pcpu *p, struct vcpu *v,
     p->time_tsc = tsc;
     p->current = v;
     v->p = p;
+    if ( OBS(m, pcpu_run) )
+        m->obs.pcpu_run(m->obs.arg, p->id, v->d->id, v->id, tsc);
 }
 
 static void sched_runstate(struct xa_model *m, struct pcpu *p,
@@ -509,7 +520,7 @@ static void sched_runstate(struct xa_model *m, struct pcpu *p,
     v = model_vcpu_find(m, did, vid);
     if ( !v )
     {
-        xa_diag_add(m->diag, XA_DIAG_LIMIT_DOMAINS, rec->offset, rec->cpu);
+        model_diag(m, XA_DIAG_LIMIT_DOMAINS, rec->offset, rec->cpu);
         return;
     }
 
@@ -540,7 +551,7 @@ static void sched_runstate(struct xa_model *m, struct pcpu *p,
              * skew between CPUs.  Trust the record, but do not account an
              * interval whose start is uncertain.
              */
-            xa_diag_add(m->diag, XA_DIAG_RUNSTATE_MISMATCH, rec->offset,
+            model_diag(m, XA_DIAG_RUNSTATE_MISMATCH, rec->offset,
                         rec->cpu);
             if ( v->state == RS_RUNNING )
                 return;
@@ -565,7 +576,13 @@ static void sched_runstate(struct xa_model *m, struct pcpu *p,
     else if ( new_rs == RS_RUNNING )
         vcpu_next_update(m, p, v, rec->tsc);
     else
+    {
+        if ( new_rs == RS_RUNNABLE &&
+             (v->state == RS_BLOCKED || v->state == RS_OFFLINE) &&
+             OBS(m, wake) )
+            m->obs.wake(m->obs.arg, v->d->id, v->id, p->id, rec->tsc);
         runstate_update(m, v, new_rs, rec->tsc);
+    }
 }
 
 /* Lost records: the gap begins at first_tsc, ends at the record's TSC. */
@@ -584,15 +601,17 @@ static void lost_begin(struct xa_model *m, struct pcpu *p,
     if ( p->current )
     {
         if ( p->current->exit_open )
-            xa_diag_add(m->diag, XA_DIAG_EXITS_DISCARDED, rec->offset,
+            model_diag(m, XA_DIAG_EXITS_DISCARDED, rec->offset,
                         rec->cpu);
-        exit_discard(p->current);
+        exit_discard(m, p->current, first);
         vcpu_prev_update(m, p, p->current, first, RS_LOST);
     }
     if ( !p->lost_active )
         m->lost_cpus++;
     p->lost_active = true;
     p->lost_tsc = first;
+    if ( OBS(m, lost) )
+        m->obs.lost(m->obs.arg, p->id, true, first, 0);
 
     /* Any vCPU not running may have been scheduled here in the gap. */
     for ( i = 0; i < DOM_HASH; i++ )
@@ -625,6 +644,9 @@ static void lost_end(struct xa_model *m, struct pcpu *p)
         return;
     if ( tsc > p->lost_tsc )
         xa_stat_add(&p->lost, tsc - p->lost_tsc);
+    if ( OBS(m, lost) )
+        m->obs.lost(m->obs.arg, p->id, false, tsc,
+                    tsc > p->lost_tsc ? tsc - p->lost_tsc : 0);
     if ( p->lost_domain_valid )
     {
         struct vcpu *v = model_vcpu_find(m, p->lost_did, p->lost_vid);
@@ -719,8 +741,10 @@ void model_exit_open(struct xa_model *m, struct vcpu *v,
                      const struct xa_record *rec, uint32_t code)
 {
     if ( v->exit_open )
-        xa_diag_add(m->diag, XA_DIAG_EXIT_WITHOUT_ENTRY, rec->offset,
-                    rec->cpu);
+    {
+        model_diag(m, XA_DIAG_EXIT_WITHOUT_ENTRY, rec->offset, rec->cpu);
+        exit_discard(m, v, rec->tsc);
+    }
     v->arch_init = true;
     v->exit_open = true;
     v->exit_tsc = rec->tsc;
@@ -742,7 +766,8 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc)
     if ( tsc >= v->exit_tsc )
         c = tsc - v->exit_tsc;
     else
-        xa_diag_add(m->diag, XA_DIAG_NEGATIVE_DURATION, UINT64_MAX, 0);
+        model_diag(m, XA_DIAG_NEGATIVE_DURATION, UINT64_MAX,
+                   v->p ? v->p->id : 0);
     if ( OBS(m, exit_closed) )
         m->obs.exit_closed(m->obs.arg, v->d->id, v->id, v->exit_code,
                            v->sub_kind, v->sub_val, v->exit_tsc, tsc,
@@ -768,7 +793,7 @@ struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
 
     if ( !v )
     {
-        xa_diag_add(m->diag, XA_DIAG_NO_CURRENT_VCPU, rec->offset, rec->cpu);
+        model_diag(m, XA_DIAG_NO_CURRENT_VCPU, rec->offset, rec->cpu);
         return NULL;
     }
     if ( v->d->id == XA_DOM_IDLE )
@@ -778,6 +803,9 @@ struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
         if ( v->type != VT_NONE )
             return NULL;
         v->type = type;
+        if ( OBS(m, vcpu_kind) )
+            m->obs.vcpu_kind(m->obs.arg, v->d->id, v->id,
+                             (enum xa_vcpu_kind)type);
     }
     return v;
 }
@@ -799,9 +827,9 @@ static void check_known(struct xa_model *m, const struct xa_record *rec)
     m->seen_ids[h] = rec->event;
     m->seen_ok[h] = d ? (uint8_t)(d->min_extra + 1) : 0;
     if ( !d )
-        xa_diag_add(m->diag, XA_DIAG_UNKNOWN_EVENT, rec->offset, rec->cpu);
+        model_diag(m, XA_DIAG_UNKNOWN_EVENT, rec->offset, rec->cpu);
     else if ( rec->nr_extra < d->min_extra )
-        xa_diag_add(m->diag, XA_DIAG_SHORT_RECORD, rec->offset, rec->cpu);
+        model_diag(m, XA_DIAG_SHORT_RECORD, rec->offset, rec->cpu);
 }
 
 /*
@@ -898,7 +926,7 @@ static void pcpu_end(struct xa_model *m, struct pcpu *p)
         lost_end(m, p);
     if ( p->current )
     {
-        pcpu_time_update(p, p->last_tsc);
+        pcpu_time_update(m, p, p->last_tsc);
         lose_vcpu(m, p->current, p->last_tsc);
         p->current = NULL;
     }

@@ -58,11 +58,52 @@ static void fan_guest_irq(void *arg, unsigned int dom, unsigned int vcpu,
     FOR_EACH((struct xa_model *)arg, guest_irq, dom, vcpu, vector, tsc);
 }
 
+static void fan_vcpu_kind(void *arg, unsigned int dom, unsigned int vcpu,
+                          enum xa_vcpu_kind kind)
+{
+    FOR_EACH((struct xa_model *)arg, vcpu_kind, dom, vcpu, kind);
+}
+
+static void fan_wake(void *arg, unsigned int dom, unsigned int vcpu,
+                     unsigned int pcpu, uint64_t tsc)
+{
+    FOR_EACH((struct xa_model *)arg, wake, dom, vcpu, pcpu, tsc);
+}
+
+static void fan_pcpu_run(void *arg, unsigned int pcpu, unsigned int dom,
+                         unsigned int vcpu, uint64_t tsc)
+{
+    FOR_EACH((struct xa_model *)arg, pcpu_run, pcpu, dom, vcpu, tsc);
+}
+
+static void fan_pcpu_time(void *arg, unsigned int pcpu, uint64_t tsc,
+                          uint64_t duration)
+{
+    FOR_EACH((struct xa_model *)arg, pcpu_time, pcpu, tsc, duration);
+}
+
+static void fan_lost(void *arg, unsigned int pcpu, bool begin, uint64_t tsc,
+                     uint64_t duration)
+{
+    FOR_EACH((struct xa_model *)arg, lost, pcpu, begin, tsc, duration);
+}
+
+static void fan_exit_discarded(void *arg, unsigned int dom, unsigned int vcpu,
+                               uint64_t tsc)
+{
+    FOR_EACH((struct xa_model *)arg, exit_discarded, dom, vcpu, tsc);
+}
+
+static void fan_anomaly(void *arg, enum xa_diag_kind kind, unsigned int pcpu)
+{
+    FOR_EACH((struct xa_model *)arg, anomaly, kind, pcpu);
+}
+
 /* m->obs from the list: the member itself, or the fan-out. */
 static void observers_settle(struct xa_model *m)
 {
     struct xa_model_observer *o = &m->obs;
-    bool any[6] = { false };
+    bool any[13] = { false };
     unsigned int i;
 
     memset(o, 0, sizeof(*o));
@@ -81,6 +122,13 @@ static void observers_settle(struct xa_model *m)
         any[3] |= l->exit_open != NULL;
         any[4] |= l->exit_closed != NULL;
         any[5] |= l->guest_irq != NULL;
+        any[6] |= l->vcpu_kind != NULL;
+        any[7] |= l->wake != NULL;
+        any[8] |= l->pcpu_time != NULL;
+        any[9] |= l->lost != NULL;
+        any[10] |= l->exit_discarded != NULL;
+        any[11] |= l->anomaly != NULL;
+        any[12] |= l->pcpu_run != NULL;
     }
     o->arg = m;
     o->domain_new = any[0] ? fan_domain_new : NULL;
@@ -89,6 +137,13 @@ static void observers_settle(struct xa_model *m)
     o->exit_open = any[3] ? fan_exit_open : NULL;
     o->exit_closed = any[4] ? fan_exit_closed : NULL;
     o->guest_irq = any[5] ? fan_guest_irq : NULL;
+    o->vcpu_kind = any[6] ? fan_vcpu_kind : NULL;
+    o->wake = any[7] ? fan_wake : NULL;
+    o->pcpu_time = any[8] ? fan_pcpu_time : NULL;
+    o->lost = any[9] ? fan_lost : NULL;
+    o->exit_discarded = any[10] ? fan_exit_discarded : NULL;
+    o->anomaly = any[11] ? fan_anomaly : NULL;
+    o->pcpu_run = any[12] ? fan_pcpu_run : NULL;
 }
 
 void xa_model_set_observer(struct xa_model *m,

@@ -56,70 +56,74 @@ static char *xstrdup(const char *s)
     return d;
 }
 
-static char *sub_key(uint8_t kind, uint64_t val, const char **label)
+int xa_sub_key_format(uint8_t kind, uint64_t val, char *buf, size_t size,
+                      const char **label)
 {
-    char buf[64];
     const char *name;
+    int n;
 
     *label = NULL;
     switch ( (enum xa_sub_kind)kind )
     {
     case XA_SUB_IO_R:
     case XA_SUB_IO_W:
-        snprintf(buf, sizeof(buf), "io:0x%04llx:%c", (unsigned long long)val,
+        n = snprintf(buf, size, "io:0x%04llx:%c", (unsigned long long)val,
                  kind == XA_SUB_IO_R ? 'r' : 'w');
         break;
     case XA_SUB_MMIO_R:
     case XA_SUB_MMIO_W:
-        snprintf(buf, sizeof(buf), "mmio:0x%08llx:%c",
+        n = snprintf(buf, size, "mmio:0x%08llx:%c",
                  (unsigned long long)val, kind == XA_SUB_MMIO_R ? 'r' : 'w');
         break;
     case XA_SUB_MSR_R:
     case XA_SUB_MSR_W:
-        snprintf(buf, sizeof(buf), "msr:0x%08llx:%c", (unsigned long long)val,
+        n = snprintf(buf, size, "msr:0x%08llx:%c", (unsigned long long)val,
                  kind == XA_SUB_MSR_R ? 'r' : 'w');
         break;
     case XA_SUB_CR_R:
     case XA_SUB_CR_W:
-        snprintf(buf, sizeof(buf), "cr%llu:%c", (unsigned long long)val,
+        n = snprintf(buf, size, "cr%llu:%c", (unsigned long long)val,
                  kind == XA_SUB_CR_R ? 'r' : 'w');
         break;
     case XA_SUB_CPUID:
-        snprintf(buf, sizeof(buf), "cpuid:0x%08llx", (unsigned long long)val);
+        n = snprintf(buf, size, "cpuid:0x%08llx", (unsigned long long)val);
         break;
     case XA_SUB_VECTOR:
-        snprintf(buf, sizeof(buf), "vector:0x%02llx", (unsigned long long)val);
+        n = snprintf(buf, size, "vector:0x%02llx", (unsigned long long)val);
         break;
     case XA_SUB_HYPERCALL:
         name = xa_hypercall_name((uint32_t)val);
         if ( name )
-            snprintf(buf, sizeof(buf), "hypercall:%s", name);
+            n = snprintf(buf, size, "hypercall:%s", name);
         else
-            snprintf(buf, sizeof(buf), "hypercall:%llu",
+            n = snprintf(buf, size, "hypercall:%llu",
                      (unsigned long long)val);
         break;
     case XA_SUB_NPF:
-        snprintf(buf, sizeof(buf), "npf:0x%08llx", (unsigned long long)val);
+        n = snprintf(buf, size, "npf:0x%08llx", (unsigned long long)val);
         break;
     case XA_SUB_SMC:
-        snprintf(buf, sizeof(buf), "smc:0x%08llx", (unsigned long long)val);
+        n = snprintf(buf, size, "smc:0x%08llx", (unsigned long long)val);
         *label = xa_psci_name((uint32_t)val);
         break;
     case XA_SUB_SYSREG_R:
     case XA_SUB_SYSREG_W:
-        snprintf(buf, sizeof(buf), "sysreg:0x%06llx:%c",
+        n = snprintf(buf, size, "sysreg:0x%06llx:%c",
                  (unsigned long long)val, kind == XA_SUB_SYSREG_R ? 'r' : 'w');
         *label = xa_arm_sysreg_name((uint32_t)val);
         break;
     case XA_SUB_IRQ:
-        snprintf(buf, sizeof(buf), "irq:%llu", (unsigned long long)val);
+        n = snprintf(buf, size, "irq:%llu", (unsigned long long)val);
         break;
     case XA_SUB_WFI:
-        return xstrdup(val ? "wfi:pending" : "wfi");
+        n = snprintf(buf, size, "%s", val ? "wfi:pending" : "wfi");
+        break;
     case XA_SUB_WFE:
-        return xstrdup("wfe");
+        n = snprintf(buf, size, "wfe");
+        break;
     case XA_SUB_VGIC:
-        return xstrdup("vgic_maint");
+        n = snprintf(buf, size, "vgic_maint");
+        break;
     case XA_SUB_CP_R:
     case XA_SUB_CP_W:
     {
@@ -129,10 +133,10 @@ static char *sub_key(uint8_t kind, uint64_t val, const char **label)
         char rw = kind == XA_SUB_CP_R ? 'r' : 'w';
 
         if ( ec == 0x04 || ec == 0x0c )
-            snprintf(buf, sizeof(buf), "cp:p%u,%u,c%u:%c", cp,
+            n = snprintf(buf, size, "cp:p%u,%u,c%u:%c", cp,
                      (iss >> 16) & 0xf, (iss >> 1) & 0xf, rw);
         else
-            snprintf(buf, sizeof(buf), "cp:p%u,%u,c%u,c%u,%u:%c", cp,
+            n = snprintf(buf, size, "cp:p%u,%u,c%u,c%u,%u:%c", cp,
                      (iss >> 14) & 7, (iss >> 10) & 0xf, (iss >> 1) & 0xf,
                      (iss >> 17) & 7, rw);
         break;
@@ -140,15 +144,24 @@ static char *sub_key(uint8_t kind, uint64_t val, const char **label)
     case XA_SUB_S2:
         name = xa_arm_s2_outcome_name((uint32_t)val);
         if ( name )
-            snprintf(buf, sizeof(buf), "s2:%s", name);
+            n = snprintf(buf, size, "s2:%s", name);
         else
-            snprintf(buf, sizeof(buf), "s2:%llu", (unsigned long long)val);
+            n = snprintf(buf, size, "s2:%llu", (unsigned long long)val);
         break;
     case XA_SUB_OTHER:
     case XA_SUB_NONE:
     default:
-        return xstrdup("other");
+        n = snprintf(buf, size, "other");
+        break;
     }
+    return n;
+}
+
+static char *sub_key(uint8_t kind, uint64_t val, const char **label)
+{
+    char buf[64];
+
+    xa_sub_key_format(kind, val, buf, sizeof(buf), label);
     return xstrdup(buf);
 }
 
@@ -180,6 +193,16 @@ static int cmp_domain(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+const char *xa_exit_name(enum xa_vcpu_kind kind, enum xa_hvm_mode mode,
+                         uint32_t code)
+{
+    if ( kind == XA_VK_ARM )
+        return xa_arm_ec_name(code);
+    if ( mode == XA_HVM_SVM )
+        return xa_svm_exit_name(code);
+    return xa_vmx_exit_name(code);
+}
+
 static const char *exit_name(const struct xa_model *m, enum vcpu_type type,
                              uint32_t code, char **owned)
 {
@@ -187,12 +210,7 @@ static const char *exit_name(const struct xa_model *m, enum vcpu_type type,
     char buf[32];
 
     *owned = NULL;
-    if ( type == VT_ARM )
-        name = xa_arm_ec_name(code);
-    else if ( m->fmt.hvm_mode == XA_HVM_SVM )
-        name = xa_svm_exit_name(code);
-    else
-        name = xa_vmx_exit_name(code);
+    name = xa_exit_name((enum xa_vcpu_kind)type, m->fmt.hvm_mode, code);
     if ( name )
         return name;
     snprintf(buf, sizeof(buf), "UNKNOWN(0x%x)", code);
