@@ -21,7 +21,8 @@ extern "C" {
 
 /*
  * Status codes of system and usage errors.  XA_OK is 0, XA_END (end of
- * stream) is positive, errors are negative.  Data anomalies are never
+ * stream) and XA_AGAIN (nothing more for now: see xa_reader_next()) are
+ * positive, errors are negative.  Data anomalies are never
  * reported through these: see diag.h.
  */
 #define XA_ERRORS                                                   \
@@ -36,6 +37,7 @@ extern "C" {
 enum xa_status {
     XA_OK = 0,
     XA_END = 1,
+    XA_AGAIN = 2,
 #define XA_ERR(name, val, str) XA_E_##name = (val),
     XA_ERRORS
 #undef XA_ERR

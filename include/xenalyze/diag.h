@@ -30,6 +30,7 @@ enum xa_diag_kind {
 
 struct xa_diag_entry {
     uint64_t count;
+    uint64_t bytes;             /* input bytes skipped under this kind */
     unsigned int nr_first;
     uint64_t first_offset[XA_DIAG_FIRST_MAX];
     unsigned int first_cpu[XA_DIAG_FIRST_MAX];
@@ -38,13 +39,21 @@ struct xa_diag_entry {
 struct xa_diag {
     struct xa_diag_entry e[XA_DIAG_NR];
     uint64_t lost_records;      /* sum of lost-records counts */
-    uint64_t garbage_bytes;     /* bytes skipped while resynchronising */
+    uint64_t garbage_bytes;     /* = e[XA_DIAG_GARBAGE].bytes */
 };
 
 XA_API void xa_diag_init(struct xa_diag *d);
 /* Counts one anomaly at a file offset (UINT64_MAX: none) and CPU. */
 XA_API void xa_diag_add(struct xa_diag *d, enum xa_diag_kind kind,
                         uint64_t offset, unsigned int cpu);
+/*
+ * Counts n input bytes skipped under kind (not read as records): with the
+ * CPU-change headers and the records read they add up to the input size.
+ */
+XA_API void xa_diag_skip(struct xa_diag *d, enum xa_diag_kind kind,
+                         uint64_t n);
+/* Input bytes skipped under every kind. */
+XA_API uint64_t xa_diag_skipped(const struct xa_diag *d);
 XA_API const char *xa_diag_name(enum xa_diag_kind kind);
 XA_API const char *xa_diag_desc(enum xa_diag_kind kind);
 XA_API enum xa_diag_level xa_diag_kind_level(enum xa_diag_kind kind);

@@ -176,6 +176,9 @@ struct xa_summary;
 /* What the model cannot know by itself. */
 struct xa_summary_info {
     uint64_t records;           /* including CPU-change records */
+    uint64_t bytes;             /* input size */
+    uint64_t windows;           /* CPU-change records */
+    uint64_t record_bytes;      /* bytes of the records read */
     unsigned int nr_pcpus;
     uint64_t cpu_hz;            /* from the command line, or 0 */
     const struct xa_diag *diag;

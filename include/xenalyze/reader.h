@@ -8,6 +8,10 @@
  * followed by window-size bytes of that CPU's t_rec records (Xen's
  * xen/include/public/trace.h): u32 header (bits 0-27 event, 28-30 number
  * of extra words, 31 TSC present), optional u64 TSC, extra words.
+ *
+ * Every input byte is accounted for: 12 per CPU-change header, the bytes
+ * of the records read, and the bytes skipped under a named anomaly
+ * (struct xa_diag_entry.bytes), which add up to the input size.
  */
 #ifndef XA_READER_H
 #define XA_READER_H
@@ -22,6 +26,14 @@ extern "C" {
 #define XA_EXTRA_MAX 7
 #define XA_CPU_MAX 65535u
 
+/*
+ * A forward step of a CPU's TSC larger than this is checked against the
+ * CPU's next record before it is trusted (see merge.h).
+ */
+#define XA_TSC_JUMP (1ull << 22)
+
+#define XA_TSC_QUARANTINED 2
+
 /* One trace record; TSC-less records carry their CPU's previous TSC. */
 struct xa_record {
     uint64_t tsc;
@@ -29,23 +41,34 @@ struct xa_record {
     uint32_t event;             /* header bits 0-27 */
     uint16_t cpu;
     uint8_t nr_extra;
-    uint8_t has_tsc;
+    uint8_t has_tsc;            /* 1: its own; XA_TSC_QUARANTINED: it has
+                                   one, off its CPU's timeline (merge.h),
+                                   and tsc is the CPU's previous TSC */
     uint32_t extra[XA_EXTRA_MAX];
 };
 
 /* Counters of what the reader saw. */
 struct xa_reader_stats {
     uint64_t records;           /* records yielded, CPU changes excluded */
-    uint64_t windows;           /* CPU-change windows */
+    uint64_t record_bytes;      /* their bytes */
+    uint64_t windows;           /* CPU-change headers (12 bytes each) */
     uint64_t wraps;             /* wrap-buffer padding records */
     uint64_t lost;              /* lost-records records */
     uint64_t tscless;           /* records without their own TSC */
     uint64_t bytes;             /* input size (or bytes read from a stream) */
+    uint64_t readahead_peak;    /* most bytes of windows held at once */
     unsigned int nr_cpus;       /* physical CPUs seen */
     unsigned int max_cpu;
 };
 
 struct xa_reader;
+
+/*
+ * A byte source for the stream path: reads up to n bytes into buf and
+ * returns how many, 0 at the end of the input, or a negative XA_E_* code.
+ * (Standard input is one; a decompressor can be another.)
+ */
+typedef long xa_read_fn(void *arg, void *buf, size_t n);
 
 /**
  * xa_reader_open - open a trace file (mmap) or "-" for standard input
@@ -60,6 +83,10 @@ XA_API int xa_reader_open(const char *path, struct xa_diag *diag,
 /* Streams from a file descriptor (not closed by the reader). */
 XA_API int xa_reader_open_fd(int fd, struct xa_diag *diag,
                              struct xa_reader **out);
+/* Streams from a byte source (arg belongs to the caller). */
+XA_API int xa_reader_open_source(xa_read_fn *read, void *arg,
+                                 struct xa_diag *diag,
+                                 struct xa_reader **out);
 /* Reads from memory (borrowed; must outlive the reader). */
 XA_API int xa_reader_open_mem(const void *data, size_t size,
                               struct xa_diag *diag, struct xa_reader **out);
@@ -73,8 +100,10 @@ xa_reader_stats(const struct xa_reader *rd);
  * @cpu: physical CPU
  * @rec: filled in
  *
- * Scans ahead in the file as needed.  Returns XA_OK, XA_END when that
- * CPU has no more records, or a negative XA_E_* code.
+ * Scans ahead in the input as needed.  Returns XA_OK, XA_END when that
+ * CPU has no more records, XA_AGAIN when its next window is not within
+ * the read-ahead bound (below): the CPU is set aside until the scan meets
+ * its next window (xa_reader_rejoin()), or a negative XA_E_* code.
  */
 XA_API int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
                           struct xa_record *rec);
@@ -96,16 +125,40 @@ XA_API unsigned int xa_reader_cpu_at(const struct xa_reader *rd,
                                      unsigned int i);
 
 /*
- * A stream (standard input) is read once, so windows of other CPUs met while
- * looking for one CPU's next window are copied and kept.  Past this many
- * bytes kept (256 MiB by default), a CPU whose next window is not in sight
- * is given up (XA_DIAG_STREAM_LIMIT) and its later windows are dropped, so
- * memory stays bounded.  Files are mapped and need no such bound.
+ * A CPU set aside (XA_AGAIN) whose next window the scan has since met, or
+ * which has reached the end of the input; -1 when there is none.  Each is
+ * returned once.
+ */
+XA_API int xa_reader_rejoin(struct xa_reader *rd);
+
+/*
+ * The read-ahead bound.  The input is read once, front to back, so windows
+ * of other CPUs met while looking for one CPU's next window are kept until
+ * read.  Past this many bytes held (256 MiB by default; the windows' bytes
+ * and about 64 bytes of bookkeeping each, counted alike for files and
+ * streams so that both give the same answer), a CPU whose next window is
+ * not in sight is set aside (XA_DIAG_STREAM_LIMIT) instead of holding the
+ * rest of the input.  Nothing is dropped: it rejoins when its window comes.
  */
 XA_API void xa_reader_set_lookahead(struct xa_reader *rd, uint64_t bytes);
 
 /* True once the whole input has been scanned. */
 XA_API bool xa_reader_at_eof(const struct xa_reader *rd);
+
+/**
+ * xa_reader_peek - look at the records queued so far, without reading them
+ * @rd: reader
+ * @fn: called for each queued record, CPU by CPU in the order they were
+ *      first seen, each CPU's in file order; returns false to stop
+ * @arg: passed to fn
+ *
+ * For a first look before reading (e.g. after the first round of windows
+ * is scanned): records are decoded as xa_reader_next() would, without
+ * counting anything.  TSCs are raw.
+ */
+XA_API void xa_reader_peek(struct xa_reader *rd,
+                           bool (*fn)(void *arg, const struct xa_record *rec),
+                           void *arg);
 
 #ifdef __cplusplus
 }

@@ -144,6 +144,9 @@ struct xa_sum_pcpu {
 struct xa_summary {
     /* trace */
     uint64_t records;               /* including CPU-change records */
+    uint64_t bytes;                 /* input size */
+    uint64_t windows;               /* CPU-change records */
+    uint64_t record_bytes;          /* bytes of the records read */
     unsigned int nr_pcpus;
     uint64_t cpu_hz;
     const char *cpu_hz_source;      /* "option", "trace", "default" */

@@ -251,14 +251,26 @@ int cli_run(const struct cli_opts *o)
         xa_out_printf(&out, "records %llu (with CPU changes)\n",
                       (unsigned long long)(st->records + st->windows));
     if ( o->mode == CLI_COUNT )
+    {
+        unsigned int k;
+
         xa_out_printf(&out, "data_records %llu\nwindows %llu\nwraps %llu\n"
-                      "lost %llu\ntscless %llu\npcpus %u\nbytes %llu\n",
+                      "lost %llu\ntscless %llu\npcpus %u\nbytes %llu\n"
+                      "record_bytes %llu\nskipped_bytes %llu\n",
                       (unsigned long long)st->records,
                       (unsigned long long)st->windows,
                       (unsigned long long)st->wraps,
                       (unsigned long long)st->lost,
                       (unsigned long long)st->tscless, st->nr_cpus,
-                      (unsigned long long)st->bytes);
+                      (unsigned long long)st->bytes,
+                      (unsigned long long)st->record_bytes,
+                      (unsigned long long)xa_diag_skipped(&diag));
+        for ( k = 0; k < XA_DIAG_NR; k++ )
+            if ( diag.e[k].bytes )
+                xa_out_printf(&out, "skipped %s %llu\n",
+                              xa_diag_name((enum xa_diag_kind)k),
+                              (unsigned long long)diag.e[k].bytes);
+    }
 
     if ( xa_out_flush(&out) )
     {
@@ -285,6 +297,9 @@ int cli_run(const struct cli_opts *o)
     {
         struct xa_summary_info info = {
             .records = st->records + st->windows,
+            .bytes = st->bytes,
+            .windows = st->windows,
+            .record_bytes = st->record_bytes,
             .nr_pcpus = st->nr_cpus,
             .cpu_hz = o->hz_given ? o->hz : 0,
             .diag = &diag,

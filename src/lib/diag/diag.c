@@ -47,6 +47,25 @@ void xa_diag_add(struct xa_diag *d, enum xa_diag_kind kind,
     e->count++;
 }
 
+void xa_diag_skip(struct xa_diag *d, enum xa_diag_kind kind, uint64_t n)
+{
+    if ( (unsigned int)kind >= XA_DIAG_NR )
+        return;
+    d->e[kind].bytes += n;
+    if ( kind == XA_DIAG_GARBAGE )
+        d->garbage_bytes += n;
+}
+
+uint64_t xa_diag_skipped(const struct xa_diag *d)
+{
+    uint64_t n = 0;
+    unsigned int i;
+
+    for ( i = 0; i < XA_DIAG_NR; i++ )
+        n += d->e[i].bytes;
+    return n;
+}
+
 const char *xa_diag_name(enum xa_diag_kind kind)
 {
     return (unsigned int)kind < XA_DIAG_NR ? kinds[kind].name : "?";
@@ -109,6 +128,7 @@ void xa_diag_merge(struct xa_diag *dst, const struct xa_diag *src)
             de->nr_first++;
         }
         de->count += se->count;
+        de->bytes += se->bytes;
     }
     dst->lost_records += src->lost_records;
     dst->garbage_bytes += src->garbage_bytes;

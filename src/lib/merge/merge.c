@@ -16,6 +16,7 @@
 #include <xenalyze/trace.h>
 
 #include "reader/reader-private.h"
+#include "util/util-private.h"
 
 struct slot {
     uint64_t key;
@@ -23,6 +24,8 @@ struct slot {
     struct cpu_stream *cs;
     struct xa_record rec;
     bool ended;                     /* rec is the XA_EV_CPU_END record */
+    bool tail_jump;                 /* rec leapt ahead, nothing after it */
+    uint64_t tail_last;             /* then: the CPU's TSC before it */
 };
 
 struct xa_merge {
@@ -32,7 +35,12 @@ struct xa_merge {
     unsigned int *heap;             /* slot indices */
     unsigned int nr_heap;
     unsigned int known_cpus;        /* reader CPUs already added */
+    unsigned int *slot_of;          /* by CPU number */
+    unsigned int slot_of_len;
+    unsigned int changes;           /* the reader's, when last looked */
     uint64_t seq;
+    uint64_t first_key;             /* the first record's */
+    uint64_t ended_max;             /* the last key of CPUs that ended */
     uint64_t thresh;                /* least key below the root */
     bool thresh_valid;
     int top_pending;                /* slot returned last time, or -1 */
@@ -107,25 +115,141 @@ static inline uint64_t record_key(const struct xa_record *rec,
     return rec->tsc;
 }
 
-/* Reads the next record of slot s; returns XA_OK, XA_END or an error. */
+/*
+ * A record's TSC is not on its CPU's timeline: yield it at the CPU's
+ * previous TSC (the TSC-less records after it carry that TSC too), and
+ * keep the timeline as it was.
+ */
+static void quarantine(struct xa_merge *m, struct slot *sl, uint64_t last,
+                       bool have)
+{
+    struct cpu_stream *cs = sl->cs;
+
+    xa_diag_add(m->rd->diag, XA_DIAG_TSC_OUTLIER, sl->rec.offset,
+                sl->rec.cpu);
+    cs->last_tsc = last;
+    cs->have_tsc = have;
+    sl->rec.has_tsc = XA_TSC_QUARANTINED;
+    sl->rec.tsc = last + cs->tsc_off;
+}
+
+/*
+ * The record in sl has a TSC (c) that leaves its CPU's timeline: back from
+ * the last one (b), or ahead of it by more than XA_TSC_JUMP; have: whether
+ * the CPU had a TSC before.  One record off the timeline, the next
+ * returning to it, is one bad record: quarantined.  A TSC that goes back
+ * by more than XA_TSC_JUMP and stays back is a reset: the CPU's later TSCs
+ * are shifted to go on from where it was.  A small step back after a
+ * record ahead of its timeline (which the fast path let by) puts the
+ * timeline back.  A jump ahead that the next record confirms is real time
+ * passing.
+ */
+static void tsc_judge(struct xa_merge *m, struct slot *sl, uint64_t last,
+                      bool have)
+{
+    struct cpu_stream *cs = sl->cs;
+    uint64_t c = cs->last_tsc, n;
+    bool next = reader_peek_tsc(m->rd, cs, &n);
+
+    cs->have_tsc = true;
+    if ( !have )
+    {
+        /* The CPU's first TSC: the next one must not be below it. */
+        if ( next && n < c )
+            quarantine(m, sl, n, false);
+        return;
+    }
+    if ( c < last )
+    {
+        if ( next && n >= last )
+            quarantine(m, sl, last, true);
+        else if ( last - c <= XA_TSC_JUMP )
+            xa_diag_add(m->rd->diag, XA_DIAG_TSC_BACKWARDS, sl->rec.offset,
+                        sl->rec.cpu);
+        else if ( !next )
+            quarantine(m, sl, last, true);
+        else
+        {
+            xa_diag_add(m->rd->diag, XA_DIAG_TSC_RESET, sl->rec.offset,
+                        sl->rec.cpu);
+            cs->tsc_off += last - c;
+            sl->rec.tsc = c + cs->tsc_off;
+        }
+        return;
+    }
+    if ( next && n < c && n >= last )
+        quarantine(m, sl, last, true);
+    else if ( !next )
+    {
+        /* Judged when it is due: see tail_check(). */
+        sl->tail_jump = true;
+        sl->tail_last = last;
+    }
+}
+
+/*
+ * A CPU's record that leapt ahead with nothing after it to confirm it, now
+ * due.  If every other CPU's data has ended and it lies beyond all of it
+ * by more than XA_TSC_JUMP and by more than the whole trace so far, it
+ * would stretch the trace on its own evidence alone: quarantined.
+ */
+static void tail_check(struct xa_merge *m, struct slot *sl)
+{
+    struct cpu_stream *cs = sl->cs;
+    uint64_t front = sl->tail_last + cs->tsc_off;
+
+    sl->tail_jump = false;
+    if ( m->ended_max > front )
+        front = m->ended_max;
+    if ( m->nr_heap == 1 && sl->key > front + XA_TSC_JUMP &&
+         sl->key - front > front - m->first_key )
+    {
+        xa_diag_add(m->rd->diag, XA_DIAG_TSC_OUTLIER, sl->rec.offset,
+                    sl->rec.cpu);
+        sl->rec.has_tsc = XA_TSC_QUARANTINED;
+        sl->rec.tsc = sl->key = front;
+    }
+}
+
+/* Reads the next record of slot s; returns XA_OK, XA_END, XA_AGAIN... */
 static int fill_slot_slow(struct xa_merge *m, unsigned int s)
 {
     struct slot *sl = &m->slots[s];
-    uint64_t prev = sl->key;
+    struct cpu_stream *cs = sl->cs;
+    uint64_t prev_key = sl->key;
+    uint64_t last = cs->last_tsc;
+    bool have = cs->have_tsc || last;
     int rc;
 
     if ( sl->ended )
         return XA_END;
+    sl->tail_jump = false;
     rc = xa_reader_next(m->rd, sl->rec.cpu, &sl->rec);
-    if ( !sl->cs )
-        sl->cs = reader_cpu(m->rd, sl->rec.cpu);
     sl->seq = ++m->seq;
     if ( rc == XA_OK )
-        sl->key = record_key(&sl->rec, prev);
+    {
+        if ( sl->rec.has_tsc &&
+             (!have || cs->last_tsc - last > XA_TSC_JUMP) )
+            tsc_judge(m, sl, last, have);
+        if ( sl->rec.event == XA_TRC_LOST_RECORDS && sl->rec.nr_extra >= 4 &&
+             cs->tsc_off )
+        {
+            /* Its first lost TSC lies on the same shifted timeline. */
+            uint64_t first = (sl->rec.extra[2] |
+                              ((uint64_t)sl->rec.extra[3] << 32)) +
+                             cs->tsc_off;
+
+            sl->rec.extra[2] = (uint32_t)first;
+            sl->rec.extra[3] = (uint32_t)(first >> 32);
+        }
+        sl->key = record_key(&sl->rec, prev_key);
+    }
     else if ( rc == XA_END && sl->rec.offset != UINT64_MAX )
     {
         /* Yield the end marker, then end for real. */
         sl->ended = true;
+        if ( sl->key > m->ended_max )
+            m->ended_max = sl->key;
         sl->rec.event = XA_EV_CPU_END;
         sl->rec.nr_extra = 0;
         sl->rec.has_tsc = 0;
@@ -139,7 +263,7 @@ static inline int fill_slot(struct xa_merge *m, unsigned int s)
 {
     struct slot *sl = &m->slots[s];
 
-    if ( sl->cs && reader_fast_next(m->rd, sl->cs, sl->rec.cpu, &sl->rec) )
+    if ( reader_fast_next(m->rd, sl->cs, sl->rec.cpu, &sl->rec) )
     {
         sl->seq = ++m->seq;
         sl->key = sl->rec.tsc;
@@ -148,16 +272,32 @@ static inline int fill_slot(struct xa_merge *m, unsigned int s)
     return fill_slot_slow(m, s);
 }
 
-/* Adds the CPUs the reader found since last time. */
+/* Fills slot s and puts it in the heap, unless it has nothing now. */
+static int slot_join(struct xa_merge *m, unsigned int s)
+{
+    int rc = fill_slot(m, s);
+
+    if ( rc == XA_END || rc == XA_AGAIN )
+        return XA_OK;
+    if ( rc < 0 )
+        return rc;
+    m->heap[m->nr_heap] = s;
+    sift_up(m, m->nr_heap++);
+    m->thresh_valid = false;
+    return XA_OK;
+}
+
+/* Adds the CPUs the reader found since last time, and those back. */
 static int add_new_cpus(struct xa_merge *m)
 {
     unsigned int n = xa_reader_nr_cpus(m->rd);
+    int cpu, rc;
 
+    m->changes = m->rd->changes;
     while ( m->known_cpus < n )
     {
-        unsigned int cpu = xa_reader_cpu_at(m->rd, m->known_cpus++);
+        unsigned int c = xa_reader_cpu_at(m->rd, m->known_cpus++);
         unsigned int s;
-        int rc;
 
         if ( m->nr_slots == m->cap_slots )
         {
@@ -174,19 +314,22 @@ static int add_new_cpus(struct xa_merge *m)
             m->heap = nh;
             m->cap_slots = cap;
         }
+        if ( xa_grow(&m->slot_of, &m->slot_of_len, sizeof(*m->slot_of), c,
+                     16) )
+            return XA_E_NOMEM;
         s = m->nr_slots++;
+        m->slot_of[c] = s;
         memset(&m->slots[s], 0, sizeof(m->slots[s]));
-        m->slots[s].rec.cpu = (uint16_t)cpu;
+        m->slots[s].cs = reader_cpu(m->rd, c);
+        m->slots[s].rec.cpu = (uint16_t)c;
         m->slots[s].rec.offset = UINT64_MAX - 1;    /* no record yet */
-        rc = fill_slot(m, s);
-        if ( rc == XA_END || m->slots[s].ended )
-            continue;               /* a CPU without records */
-        if ( rc < 0 )
+        if ( (rc = slot_join(m, s)) < 0 )
             return rc;
-        m->heap[m->nr_heap] = s;
-        sift_up(m, m->nr_heap++);
-        m->thresh_valid = false;
     }
+    while ( (cpu = xa_reader_rejoin(m->rd)) >= 0 )
+        if ( (unsigned int)cpu < m->slot_of_len &&
+             (rc = slot_join(m, m->slot_of[cpu])) < 0 )
+            return rc;
     return XA_OK;
 }
 
@@ -208,7 +351,31 @@ void xa_merge_free(struct xa_merge *m)
         return;
     free(m->slots);
     free(m->heap);
+    free(m->slot_of);
     free(m);
+}
+
+/*
+ * The first record of all, when it lies before every other CPU's first
+ * record by more than XA_TSC_JUMP and its CPU's next record is back among
+ * them: it would stretch the trace on its own, and the rest of its CPU's
+ * timeline says it is off: quarantined (ordered at that next TSC).
+ */
+static void head_check(struct xa_merge *m)
+{
+    struct slot *sl = &m->slots[m->heap[0]];
+    struct cpu_stream *cs = sl->cs;
+    uint64_t second = m->slots[m->heap[1]].key, n;
+
+    if ( m->nr_heap > 2 && m->slots[m->heap[2]].key < second )
+        second = m->slots[m->heap[2]].key;
+    if ( sl->rec.has_tsc != 1 || sl->key + XA_TSC_JUMP >= second ||
+         !reader_peek_tsc(m->rd, cs, &n) || n + cs->tsc_off + XA_TSC_JUMP < second )
+        return;
+    quarantine(m, sl, n, false);
+    sl->key = sl->rec.tsc;
+    sift_down(m, 0);
+    m->thresh_valid = false;
 }
 
 /*
@@ -220,11 +387,14 @@ void xa_merge_free(struct xa_merge *m)
  */
 static int prime(struct xa_merge *m)
 {
+    int rc;
+
     for ( ;; )
     {
         unsigned int before = xa_reader_nr_cpus(m->rd);
         uint64_t windows = xa_reader_stats(m->rd)->windows;
-        int rc = xa_reader_scan(m->rd);
+
+        rc = xa_reader_scan(m->rd);
 
         if ( rc == XA_END )
             break;
@@ -234,9 +404,16 @@ static int prime(struct xa_merge *m)
              xa_reader_nr_cpus(m->rd) == before &&
              xa_reader_stats(m->rd)->windows > before + 1u )
             break;
+        if ( m->rd->held > m->rd->lookahead_max )
+            break;
     }
     m->primed = true;
-    return add_new_cpus(m);
+    rc = add_new_cpus(m);
+    if ( rc == XA_OK && m->nr_heap > 1 )
+        head_check(m);
+    if ( m->nr_heap )
+        m->first_key = m->slots[m->heap[0]].key;
+    return rc;
 }
 
 static inline int merge_next(struct xa_merge *m, const struct xa_record **rec)
@@ -249,14 +426,14 @@ static inline int merge_next(struct xa_merge *m, const struct xa_record **rec)
     if ( m->top_pending >= 0 )
     {
         unsigned int s = (unsigned int)m->top_pending;
-        uint64_t before = m->rd->nr_order;
 
         m->top_pending = -1;
         rc = fill_slot(m, s);
         if ( rc < 0 )
             return rc;
-        if ( rc == XA_END )
+        if ( rc != XA_OK )
         {
+            /* Ended, or set aside until its next window is met. */
             m->heap[0] = m->heap[--m->nr_heap];
             if ( m->nr_heap )
                 sift_down(m, 0);
@@ -283,13 +460,28 @@ static inline int merge_next(struct xa_merge *m, const struct xa_record **rec)
                 m->thresh_valid = false;
             }
         }
-        if ( m->rd->nr_order != before && (rc = add_new_cpus(m)) < 0 )
+        if ( m->rd->changes != m->changes && (rc = add_new_cpus(m)) < 0 )
             return rc;
     }
 
-    if ( !m->nr_heap )
-        return XA_END;
+    while ( !m->nr_heap )
+    {
+        /* Only CPUs set aside are left: scan on until one comes back. */
+        if ( m->rd->changes != m->changes )
+        {
+            if ( (rc = add_new_cpus(m)) < 0 )
+                return rc;
+            continue;
+        }
+        rc = xa_reader_scan(m->rd);
+        if ( rc < 0 )
+            return rc;
+        if ( rc == XA_END && m->rd->changes == m->changes )
+            return XA_END;
+    }
     m->top_pending = (int)m->heap[0];
+    if ( __builtin_expect(m->slots[m->heap[0]].tail_jump, 0) )
+        tail_check(m, &m->slots[m->heap[0]]);
     *rec = &m->slots[m->heap[0]].rec;
     return XA_OK;
 }

@@ -952,7 +952,7 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
     p->records++;
     if ( p->lost_end_pending && ev != XA_TRC_LOST_RECORDS )
         lost_end(m, p);
-    if ( rec->has_tsc )
+    if ( rec->has_tsc == 1 )
     {
         if ( !p->first_tsc )
             p->first_tsc = rec->tsc;

@@ -476,6 +476,9 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
     if ( !s )
         return NULL;
     s->records = info->records;
+    s->bytes = info->bytes;
+    s->windows = info->windows;
+    s->record_bytes = info->record_bytes;
     s->nr_pcpus = info->nr_pcpus;
     s->diag = info->diag;
     if ( info->cpu_hz )

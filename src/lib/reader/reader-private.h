@@ -2,7 +2,8 @@
 /*
  * Reader internals shared with the merge, which inlines the common case of
  * reading the next record of a CPU (a whole record inside the current
- * window, nothing special about it) and calls xa_reader_next() for the rest.
+ * window, nothing special about it) and calls xa_reader_next() for the
+ * rest, and which keeps each CPU's timeline (last_tsc, tsc_off).
  */
 #ifndef READER_PRIVATE_H
 #define READER_PRIVATE_H
@@ -12,21 +13,30 @@
 #include <xenalyze/reader.h>
 #include <xenalyze/trace.h>
 
+/* A window queued for its CPU. */
 struct window {
-    const uint8_t *data;
-    uint32_t len;
-    uint64_t offset;                        /* file offset of data[0] */
-    uint8_t *owned;                         /* stream: buffer to free */
     struct window *next;
+    const uint8_t *data;                    /* into the mapping, or bytes */
+    uint64_t offset;                        /* file offset of data[0] */
+    uint32_t len;
+    uint8_t bytes[];                        /* stream: the copy */
 };
 
 struct cpu_stream {
     const uint8_t *p, *end, *start;         /* current window */
     uint64_t base;                          /* file offset of start */
-    uint8_t *owned;
-    uint64_t last_tsc;
-    struct window *head, *tail;
-    bool abandoned;                         /* stream: over the read-ahead */
+    struct window *cur;                     /* current window, or NULL */
+    struct window *head, *tail;             /* queued */
+    /*
+     * The timeline: last_tsc is the raw TSC of the last record trusted;
+     * every TSC yielded is raw + tsc_off (moved by the merge after a
+     * reset).  have_tsc: set by the merge once it has judged a TSC (a
+     * last_tsc of 0 is no TSC yet).
+     */
+    uint64_t last_tsc, tsc_off;
+    bool have_tsc;
+    bool aside;                             /* set aside: XA_AGAIN */
+    bool ended;                             /* XA_END returned */
 };
 
 struct xa_reader {
@@ -34,11 +44,14 @@ struct xa_reader {
     const uint8_t *mem;
     size_t size;
     bool mapped;
-    int fd;                                 /* stream fd, or -1 */
+    xa_read_fn *read;                       /* stream source, or NULL */
+    void *read_arg;
+    int fd;                                 /* stream fd we read, or -1 */
     bool owns_fd;
     uint8_t *sbuf;                          /* stream: sliding buffer */
     size_t sbuf_len, sbuf_cap;
     uint64_t sbuf_off;                      /* file offset of sbuf[0] */
+    uint64_t keep_off;                      /* nothing before is needed */
     bool stream_eof;
 
     uint64_t scan_off;
@@ -50,9 +63,13 @@ struct xa_reader {
     unsigned int cpus_len;
     unsigned int *order;                    /* CPUs in discovery order */
     unsigned int nr_order, order_cap;
-    struct window *free_windows;
-    uint64_t queued_bytes;                  /* stream: copied, not yet read */
-    uint64_t lookahead_max;                 /* stream: bound on queued_bytes */
+    unsigned int *rejoin;                   /* set aside, window met */
+    unsigned int nr_rejoin, rejoin_cap;
+    unsigned int nr_aside;
+    unsigned int changes;                   /* new CPUs + rejoins so far */
+    struct window *free_windows;            /* mapped: spare structs */
+    uint64_t held;                          /* bytes of windows held */
+    uint64_t lookahead_max;                 /* bound on held */
     int error;                              /* sticky system error */
 };
 
@@ -78,18 +95,23 @@ static inline struct cpu_stream *reader_cpu(struct xa_reader *rd,
     return cpu < rd->cpus_len ? rd->cpus[cpu] : NULL;
 }
 
-/* Size of the record whose header is hdr. */
+/* Size of the record whose header is hdr: bits 28-30 words, 31 a TSC. */
 static inline uint32_t reader_rec_size(uint32_t hdr)
 {
-    return 4 + (hdr >> 31) * 8 + ((hdr >> 28) & 7) * 4;
+    static const uint8_t size[16] = {
+        4, 8, 12, 16, 20, 24, 28, 32, 12, 16, 20, 24, 28, 32, 36, 40,
+    };
+
+    return size[hdr >> 28];
 }
+#define READER_REC_MAX 40u
 
 /*
  * Decodes the record at cs->p, known to lie wholly inside the window, and
- * moves past it; tsc is its TSC when the header says it has one (read by
- * the caller, which checks it).  The extra words are copied as a block of
- * 7 when the window holds that many bytes (the words past nr_extra mean
- * nothing).
+ * moves past it (its bytes are counted when the window is retired); tsc is its raw TSC when the header says it has one (read
+ * by the caller, which checks it).  The extra words are copied as a block
+ * of 7 when the window holds that many bytes (the words past nr_extra
+ * mean nothing).
  */
 static inline void reader_decode(struct xa_reader *rd, struct cpu_stream *cs,
                                  unsigned int cpu, uint32_t hdr, uint64_t tsc,
@@ -110,7 +132,7 @@ static inline void reader_decode(struct xa_reader *rd, struct cpu_stream *cs,
         rec->has_tsc = 0;
         rd->stats.tscless++;
     }
-    rec->tsc = cs->last_tsc;
+    rec->tsc = cs->last_tsc + cs->tsc_off;
     rec->event = hdr & 0x0fffffff;
     rec->nr_extra = (uint8_t)nr_extra;
     rec->cpu = (uint16_t)cpu;
@@ -125,8 +147,9 @@ static inline void reader_decode(struct xa_reader *rd, struct cpu_stream *cs,
 /*
  * The next record of cs when it is an ordinary one wholly inside the
  * current window: returns true and fills rec.  Otherwise (window end,
- * truncation, TSC going back, trace-machinery records) returns false and
- * consumes nothing: call xa_reader_next().
+ * truncation, a TSC going back or jumping ahead by more than XA_TSC_JUMP,
+ * trace-machinery records) returns false and consumes nothing: call
+ * xa_reader_next().
  */
 static inline bool reader_fast_next(struct xa_reader *rd,
                                     struct cpu_stream *cs, unsigned int cpu,
@@ -145,11 +168,20 @@ static inline bool reader_fast_next(struct xa_reader *rd,
     if ( hdr >> 31 )
     {
         tsc = rd64(cs->p + 4);
-        if ( tsc < cs->last_tsc )
+        if ( tsc - cs->last_tsc > XA_TSC_JUMP )
             return false;
     }
     reader_decode(rd, cs, cpu, hdr, tsc, rec);
     return true;
 }
+
+/*
+ * The raw TSC of cs's next record that has one, after the record just
+ * read: in its window, the windows queued after it, or windows scanned
+ * for it as long as the read-ahead bound allows.  False when there is
+ * none in sight.
+ */
+bool reader_peek_tsc(struct xa_reader *rd, struct cpu_stream *cs,
+                     uint64_t *tsc);
 
 #endif /* READER_PRIVATE_H */

@@ -6,14 +6,24 @@
  * The scanner walks the input once, window by window, and queues each
  * window for its CPU.  A CPU's cursor walks its queued windows record by
  * record and asks the scanner for more when its queue runs dry.  A file
- * is mmapped and windows point into the mapping; a stream (stdin) is read
- * through a sliding buffer and each window is copied out.
+ * is mmapped and windows point into the mapping; a stream is read through
+ * a sliding buffer and each window is copied out.
  *
- * A window is trusted when its CPU-change record is followed, window-size
- * bytes later, by another CPU-change record or the end of the input.
- * Otherwise the scanner looks for the next plausible CPU-change record
- * (sane CPU number and size) and cuts the window there (its size lied) or
- * skips the bytes between (garbage).
+ * Where a window ends is decided by its records, not only by its size
+ * field: Xen fills a window with whole records and xentrace never writes
+ * a CPU-change record inside one, so
+ *  - a window whose records reach a CPU-change record at a record boundary
+ *    before the size says ends there (the size lied: BAD_WINDOW_SIZE);
+ *  - a size that is absurd (odd, huge) or does not end at a CPU-change
+ *    record is replaced by where the records end, when they run, with a
+ *    continuous timeline, exactly up to a CPU-change record or the end of
+ *    the input (BAD_WINDOW_SIZE); otherwise the header is garbage.
+ * Bytes that belong to no window are skipped up to the next plausible
+ * CPU-change record (GARBAGE).
+ *
+ * Memory: a stream's buffer holds what the scanner still needs (one
+ * window at most, plus a chunk); windows held for their CPUs are bounded
+ * by the read-ahead bound (reader.h), counted alike for files and streams.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,35 +43,65 @@
 #define WINDOW_MAX (256u << 20)             /* 65535 pages of 4 KiB */
 #define STREAM_CHUNK (1u << 20)
 #define STREAM_LOOKAHEAD (256ull << 20)
+/* What a held window costs beyond its bytes: its struct and malloc's. */
+#define WINDOW_COST ((uint64_t)sizeof(struct window) + 32)
+/*
+ * A walk of records no size vouches for stops at a run of this many
+ * TSC-less records, or at a TSC that goes back or leaps ahead by more than
+ * WALK_TSC_JUMP (about 8 minutes at 2.4 GHz): random bytes do that within
+ * a few records, a CPU's records do not.
+ */
+#define WALK_TSCLESS_MAX 16
+#define WALK_TSC_JUMP (1ull << 40)
+
+static const uint8_t magic[4] = { 0x03, 0xf0, 0x01, 0x20 };
+
+/* Source access */
 
 /*
- * Source access.  peek() returns a pointer to the bytes at file offset
- * off and sets *avail to how many (up to want) are there; fewer only at
- * the end of the input.  In stream mode the pointer is valid until the
- * next peek().
+ * Stream: makes the bytes up to file offset need_end available (fewer
+ * only at the end of the input).  Bytes before keep_off are dropped,
+ * moving the rest down only when the dropped part is at least as large,
+ * so that every byte is moved O(1) times.
  */
 static int stream_fill(struct xa_reader *rd, uint64_t need_end)
 {
     while ( !rd->stream_eof && rd->sbuf_off + rd->sbuf_len < need_end )
     {
-        size_t want, room;
-        ssize_t r;
+        size_t want, room, drop = 0;
+        long r;
 
-        /* Drop what the scanner has passed. */
-        if ( rd->scan_off > rd->sbuf_off )
+        if ( rd->keep_off > rd->sbuf_off )
         {
-            size_t drop = (size_t)(rd->scan_off - rd->sbuf_off);
-
+            drop = (size_t)(rd->keep_off - rd->sbuf_off);
             if ( drop > rd->sbuf_len )
                 drop = rd->sbuf_len;
-            memmove(rd->sbuf, rd->sbuf + drop, rd->sbuf_len - drop);
-            rd->sbuf_len -= drop;
-            rd->sbuf_off += drop;
         }
         want = (size_t)(need_end - rd->sbuf_off - rd->sbuf_len);
         if ( want < STREAM_CHUNK )
             want = STREAM_CHUNK;
         room = rd->sbuf_cap - rd->sbuf_len;
+        if ( drop && (room < want || drop >= rd->sbuf_len - drop) )
+        {
+            memmove(rd->sbuf, rd->sbuf + drop, rd->sbuf_len - drop);
+            rd->sbuf_len -= drop;
+            rd->sbuf_off += drop;
+            room = rd->sbuf_cap - rd->sbuf_len;
+            /* A big window has passed: give the memory back. */
+            if ( rd->sbuf_cap > 4 * STREAM_CHUNK &&
+                 rd->sbuf_len + want < rd->sbuf_cap / 4 )
+            {
+                size_t cap = rd->sbuf_len + want;
+                uint8_t *nb = realloc(rd->sbuf, cap);
+
+                if ( nb )
+                {
+                    rd->sbuf = nb;
+                    rd->sbuf_cap = cap;
+                    room = cap - rd->sbuf_len;
+                }
+            }
+        }
         if ( room < want )
         {
             size_t cap = rd->sbuf_cap ? rd->sbuf_cap : STREAM_CHUNK;
@@ -76,13 +116,9 @@ static int stream_fill(struct xa_reader *rd, uint64_t need_end)
             rd->sbuf_cap = cap;
             room = cap - rd->sbuf_len;
         }
-        r = read(rd->fd, rd->sbuf + rd->sbuf_len, room);
+        r = rd->read(rd->read_arg, rd->sbuf + rd->sbuf_len, room);
         if ( r < 0 )
-        {
-            if ( errno == EINTR )
-                continue;
-            return XA_E_READ;
-        }
+            return (int)r;
         if ( r == 0 )
             rd->stream_eof = true;
         rd->sbuf_len += (size_t)r;
@@ -91,10 +127,17 @@ static int stream_fill(struct xa_reader *rd, uint64_t need_end)
     return XA_OK;
 }
 
+/*
+ * The bytes at file offset off: sets *avail to how many (up to want) are
+ * there; fewer only at the end of the input.  In stream mode the pointer
+ * is valid until the next peek(), and off must not be before keep_off.
+ */
 static const uint8_t *peek(struct xa_reader *rd, uint64_t off, size_t want,
                            size_t *avail)
 {
-    if ( rd->fd < 0 )
+    int rc;
+
+    if ( !rd->read )
     {
         if ( off >= rd->size )
         {
@@ -107,13 +150,14 @@ static const uint8_t *peek(struct xa_reader *rd, uint64_t off, size_t want,
 
     if ( off < rd->sbuf_off )
     {
-        /* Never happens: the scanner only moves forward. */
+        /* Never happens: nothing before keep_off is asked for. */
+        rd->error = XA_E_INVAL;
         *avail = 0;
         return NULL;
     }
-    if ( stream_fill(rd, off + want) < 0 )
+    if ( (rc = stream_fill(rd, off + want)) < 0 )
     {
-        rd->error = XA_E_READ;
+        rd->error = rc;
         *avail = 0;
         return NULL;
     }
@@ -127,58 +171,227 @@ static const uint8_t *peek(struct xa_reader *rd, uint64_t off, size_t want,
     return rd->sbuf + (off - rd->sbuf_off);
 }
 
-/* Where a window starting at off ends, if the record there is plausible. */
-enum plaus {
-    PLAUS_NO,
-    PLAUS_OK,           /* followed by a CPU change or the end of input */
-    PLAUS_PAST_EOF,     /* runs past the end of the input */
-    PLAUS_UNBOUNDED,    /* followed by something else */
+/* The end of the input once known (stream: once read to the end). */
+static uint64_t input_end(struct xa_reader *rd)
+{
+    return rd->read ? rd->sbuf_off + rd->sbuf_len : rd->size;
+}
+
+/* Window walking */
+
+enum walk_end {
+    WALK_MAGIC,         /* a CPU-change record at a record boundary */
+    WALK_LIMIT,         /* the next record starts at or past the limit */
+    WALK_EOF,           /* the input ends at a record boundary */
+    WALK_EOF_INSIDE,    /* the input ends inside a record */
+    WALK_UNSURE,        /* (careful) a record off the timeline */
 };
 
-static enum plaus check_window(struct xa_reader *rd, uint64_t off,
-                               uint32_t *cpu, uint32_t *size)
-{
-    size_t avail;
-    const uint8_t *p = peek(rd, off, HDR_SIZE, &avail);
-    uint64_t end;
-    int32_t c;
+struct walk {
+    uint64_t at;                            /* where the walk stopped */
+    uint64_t last_tsc;                      /* careful: timeline so far */
+    bool have_tsc;
+    unsigned int tscless;                   /* TSC-less records in a row */
+    unsigned int tsc_records;               /* careful: records with one */
+};
 
-    if ( avail < HDR_SIZE || rd32(p) != XA_TRC_TRACE_CPU_CHANGE_HDR )
-        return PLAUS_NO;
-    memcpy(&c, p + 4, 4);
-    *cpu = (uint32_t)c;
-    *size = rd32(p + 8);
-    if ( *size % 4 || *size > WINDOW_MAX )
-        return PLAUS_NO;
-    end = off + HDR_SIZE + *size;
-    p = peek(rd, end, 4, &avail);
-    if ( avail == 4 )
-        return rd32(p) == XA_TRC_TRACE_CPU_CHANGE_HDR ? PLAUS_OK
-                                                      : PLAUS_UNBOUNDED;
-    if ( avail > 0 )
-        return PLAUS_UNBOUNDED;
-    /* Nothing at end: exactly at the end of input, or past it. */
-    p = peek(rd, end - 1, 1, &avail);
-    return avail == 1 ? PLAUS_OK : PLAUS_PAST_EOF;
+/*
+ * Walks the records from a record boundary at w->at, by their sizes, until
+ * the next record would start at or past limit.  A careful walk (records
+ * not vouched for by a size field) also stops where the records stop
+ * looking like a CPU's (WALK_TSC_JUMP).
+ */
+static enum walk_end walk(struct xa_reader *rd, struct walk *w,
+                          uint64_t limit, bool careful)
+{
+    uint64_t pos = w->at;
+
+    while ( pos < limit )
+    {
+        size_t want = limit - pos < STREAM_CHUNK ? (size_t)(limit - pos)
+                                                  : STREAM_CHUNK;
+        size_t avail;
+        const uint8_t *base = peek(rd, pos, want + READER_REC_MAX, &avail);
+        const uint8_t *p = base, *e = base + avail, *fast;
+        bool near_end = avail < want + READER_REC_MAX;
+
+        if ( rd->error )
+            break;
+        if ( avail == 0 )
+        {
+            w->at = pos;
+            return WALK_EOF;
+        }
+        /* Below fast, every record lies wholly in the bytes peeked. */
+        fast = !near_end ? base + want
+                         : avail > READER_REC_MAX ? e - READER_REC_MAX : base;
+        for ( ;; )
+        {
+            const uint8_t *stop = fast;
+            uint32_t h;
+
+            if ( !careful )
+            {
+                /* The hot loop: every window of a well-formed file. */
+                while ( p < stop &&
+                        (h = rd32(p)) != XA_TRC_TRACE_CPU_CHANGE_HDR )
+                    p += reader_rec_size(h);
+            }
+            else
+                while ( p < stop &&
+                        (h = rd32(p)) != XA_TRC_TRACE_CPU_CHANGE_HDR )
+                {
+                    if ( h >> 31 )
+                    {
+                        uint64_t t = rd64(p + 4);
+
+                        if ( w->have_tsc && t - w->last_tsc > WALK_TSC_JUMP )
+                        {
+                            w->at = pos + (uint64_t)(p - base);
+                            return WALK_UNSURE;
+                        }
+                        w->last_tsc = t;
+                        w->have_tsc = true;
+                        w->tscless = 0;
+                        w->tsc_records++;
+                    }
+                    else if ( ++w->tscless > WALK_TSCLESS_MAX )
+                    {
+                        w->at = pos + (uint64_t)(p - base);
+                        return WALK_UNSURE;
+                    }
+                    p += reader_rec_size(h);
+                }
+            if ( p < stop )
+            {
+                w->at = pos + (uint64_t)(p - base);
+                return WALK_MAGIC;
+            }
+            if ( !near_end || p >= base + want || fast == e )
+                break;
+            /* The input's last bytes: one record at a time, with care. */
+            if ( (size_t)(e - p) < 4 ||
+                 (size_t)(e - p) < reader_rec_size(rd32(p)) )
+            {
+                w->at = pos + (uint64_t)(p - base);
+                return p == e ? WALK_EOF : WALK_EOF_INSIDE;
+            }
+            fast = p + 1;
+        }
+        pos += (uint64_t)(p - base);
+        if ( near_end && p == e )
+        {
+            w->at = pos;
+            return pos >= limit ? WALK_LIMIT : WALK_EOF;
+        }
+    }
+    w->at = pos;
+    return WALK_LIMIT;
+}
+
+/* The timeline of the records in [from, to), for a careful walk on. */
+static void walk_timeline(struct xa_reader *rd, struct walk *w, uint64_t from,
+                          uint64_t to)
+{
+    struct walk t = { .at = from };
+
+    memset(w, 0, sizeof(*w));
+    while ( t.at < to && walk(rd, &t, to, true) == WALK_UNSURE )
+    {
+        /* Restart the timeline at the record that left it. */
+        size_t avail;
+        const uint8_t *p = peek(rd, t.at, 4, &avail);
+
+        if ( avail < 4 )
+            break;
+        t.at += reader_rec_size(rd32(p));
+        t.have_tsc = false;
+        t.tscless = 0;
+    }
+    *w = t;
+    w->tsc_records = 0;
+}
+
+/*
+ * Where the window whose data starts at data ends, given its size field.
+ * Returns the end, and sets *kind to the anomaly (XA_DIAG_NR: none) and
+ * *garbage when the header is not a window at all.
+ */
+static uint64_t window_end(struct xa_reader *rd, uint64_t data, uint32_t size,
+                           enum xa_diag_kind *kind, bool *garbage)
+{
+    struct walk w = { .at = data };
+    uint64_t end = data + size;
+    enum walk_end r;
+
+    *kind = XA_DIAG_NR;
+    *garbage = false;
+    if ( size % 4 == 0 && size <= WINDOW_MAX )
+    {
+        r = walk(rd, &w, end, false);
+        if ( r == WALK_MAGIC )
+        {
+            *kind = XA_DIAG_BAD_WINDOW_SIZE;
+            return w.at;
+        }
+        if ( r == WALK_EOF || r == WALK_EOF_INSIDE )
+        {
+            /* The input ends before the size says: keep what there is. */
+            *kind = XA_DIAG_WINDOW_PAST_EOF;
+            return input_end(rd);
+        }
+        /* A CPU-change record, or fewer than 4 bytes, after the end. */
+        {
+            size_t avail;
+            const uint8_t *q = peek(rd, end, 4, &avail);
+
+            if ( rd->error || avail < 4 || !memcmp(q, magic, 4) )
+                return end;
+        }
+        /*
+         * Something else follows the size's end: garbage after the window,
+         * or a size that is too small.  The records decide: they must go
+         * on, on the window's timeline and with TSCs, exactly up to a
+         * CPU-change record or the end of the input.
+         */
+        walk_timeline(rd, &w, data, w.at);
+        r = walk(rd, &w, data + WINDOW_MAX, true);
+        if ( (r == WALK_MAGIC || r == WALK_EOF) && w.tsc_records )
+        {
+            *kind = XA_DIAG_BAD_WINDOW_SIZE;
+            return w.at;
+        }
+        return end;
+    }
+    /* An absurd size: the records alone can tell where the window ends. */
+    r = walk(rd, &w, data + WINDOW_MAX, true);
+    if ( (r == WALK_MAGIC || r == WALK_EOF || r == WALK_EOF_INSIDE) &&
+         w.tsc_records )
+    {
+        *kind = XA_DIAG_BAD_WINDOW_SIZE;
+        return r == WALK_EOF_INSIDE ? input_end(rd) : w.at;
+    }
+    *garbage = true;
+    return data;
 }
 
 /*
  * Whether a CPU-change record found while resynchronising may start a
- * window: its CPU and size must be sane, but what lies at its end is not
- * checked.  Demanding another CPU change there would reject every window
- * of a trace whose windows are each followed by junk, and skip all of it.
+ * window: its CPU and size must be sane (what lies at its end is checked
+ * when it is read as a window).
  */
-static bool plausible_start(struct xa_reader *rd, uint64_t off)
+static bool plausible_start(const uint8_t *p)
 {
-    uint32_t cpu, size;
-    enum plaus pl = check_window(rd, off, &cpu, &size);
+    int32_t cpu;
+    uint32_t size = rd32(p + 8);
 
-    return pl != PLAUS_NO && cpu <= XA_CPU_MAX;
+    memcpy(&cpu, p + 4, 4);
+    return cpu >= 0 && (uint32_t)cpu <= XA_CPU_MAX && size % 4 == 0 &&
+           size <= WINDOW_MAX;
 }
 
-/* First occurrence of the 4-byte magic in p[0..n), or NULL. */
-static const uint8_t *find_magic(const uint8_t *p, size_t n,
-                                 const uint8_t magic[4])
+/* First occurrence of the magic in p[0..n), or NULL. */
+static const uint8_t *find_magic(const uint8_t *p, size_t n)
 {
     const uint8_t *end = p + n;
 
@@ -196,40 +409,37 @@ static const uint8_t *find_magic(const uint8_t *p, size_t n,
 }
 
 /*
- * The offset of the next plausible window start at or after from, before
- * limit; limit if none.
+ * The offset of the next plausible window start at or after from; the end
+ * of the input if none.  A stream drops what the search has passed.
  */
-static uint64_t find_next_window(struct xa_reader *rd, uint64_t from,
-                                 uint64_t limit)
+static uint64_t find_next_window(struct xa_reader *rd, uint64_t from)
 {
-    static const uint8_t magic[4] = { 0x03, 0xf0, 0x01, 0x20 };
     uint64_t off = from;
 
-    while ( off < limit && !rd->error )
+    while ( !rd->error )
     {
-        size_t avail, want = STREAM_CHUNK;
+        size_t avail;
         const uint8_t *p, *hit;
 
-        if ( limit - off < want )
-            want = (size_t)(limit - off);
-        p = peek(rd, off, want + 3, &avail);
-        if ( avail < 4 )
-            return limit;
-        hit = find_magic(p, avail, magic);
+        rd->keep_off = off;
+        p = peek(rd, off, STREAM_CHUNK + HDR_SIZE, &avail);
+        if ( avail < HDR_SIZE )
+            return off + avail;
+        hit = find_magic(p, avail - HDR_SIZE + 4);
         if ( !hit )
         {
-            off += avail - 3;
+            off += avail - HDR_SIZE + 1;
             continue;
         }
         off += (uint64_t)(hit - p);
-        if ( off >= limit )
-            return limit;
-        if ( plausible_start(rd, off) )
+        if ( plausible_start(hit) )
             return off;
         off++;
     }
-    return limit;
+    return off;
 }
+
+/* CPUs and their queues */
 
 static struct cpu_stream *get_cpu(struct xa_reader *rd, unsigned int cpu)
 {
@@ -256,10 +466,35 @@ static struct cpu_stream *get_cpu(struct xa_reader *rd, unsigned int cpu)
         return NULL;
     rd->cpus[cpu] = cs;
     rd->order[rd->nr_order++] = cpu;
+    rd->changes++;
     rd->stats.nr_cpus++;
     if ( cpu > rd->stats.max_cpu || rd->stats.nr_cpus == 1 )
         rd->stats.max_cpu = cpu;
     return cs;
+}
+
+static int push_rejoin(struct xa_reader *rd, unsigned int cpu)
+{
+    if ( rd->nr_rejoin == rd->rejoin_cap )
+    {
+        unsigned int cap = rd->rejoin_cap ? rd->rejoin_cap * 2 : 16;
+        unsigned int *r = realloc(rd->rejoin, cap * sizeof(*r));
+
+        if ( !r )
+            return XA_E_NOMEM;
+        rd->rejoin = r;
+        rd->rejoin_cap = cap;
+    }
+    rd->rejoin[rd->nr_rejoin++] = cpu;
+    rd->changes++;
+    return XA_OK;
+}
+
+static void hold(struct xa_reader *rd, uint64_t n)
+{
+    rd->held += n;
+    if ( rd->held > rd->stats.readahead_peak )
+        rd->stats.readahead_peak = rd->held;
 }
 
 static int queue_window(struct xa_reader *rd, unsigned int cpu,
@@ -270,57 +505,91 @@ static int queue_window(struct xa_reader *rd, unsigned int cpu,
 
     if ( !cs )
         return XA_E_NOMEM;
-    rd->stats.windows++;
     if ( !len )
         return XA_OK;
-    if ( cs->abandoned )
-    {
-        xa_diag_add(rd->diag, XA_DIAG_STREAM_LIMIT, off, cpu);
-        return XA_OK;
-    }
 
-    w = rd->free_windows;
-    if ( w )
-        rd->free_windows = w->next;
-    else if ( !(w = malloc(sizeof(*w))) )
-        return XA_E_NOMEM;
-    w->next = NULL;
-    w->len = len;
-    w->offset = off;
-    w->owned = NULL;
-    if ( rd->fd < 0 )
+    if ( !rd->read )
+    {
+        w = rd->free_windows;
+        if ( w )
+            rd->free_windows = w->next;
+        else if ( !(w = malloc(sizeof(*w))) )
+            return XA_E_NOMEM;
         w->data = rd->mem + off;
+    }
     else
     {
         size_t avail;
         const uint8_t *p = peek(rd, off, len, &avail);
 
-        w->owned = malloc(len);
-        if ( !w->owned || avail < len )
-        {
-            free(w->owned);
-            w->next = rd->free_windows;
-            rd->free_windows = w;
-            return rd->error ? rd->error : XA_E_NOMEM;
-        }
-        memcpy(w->owned, p, len);
-        w->data = w->owned;
-        rd->queued_bytes += len;
+        if ( rd->error )
+            return rd->error;
+        if ( avail < len || !(w = malloc(sizeof(*w) + len)) )
+            return XA_E_NOMEM;
+        memcpy(w->bytes, p, len);
+        w->data = w->bytes;
     }
+    w->next = NULL;
+    w->len = len;
+    w->offset = off;
+    hold(rd, len + WINDOW_COST);
     if ( cs->tail )
         cs->tail->next = w;
     else
         cs->head = w;
     cs->tail = w;
+    if ( cs->aside )
+    {
+        cs->aside = false;
+        rd->nr_aside--;
+        return push_rejoin(rd, cpu);
+    }
     return XA_OK;
+}
+
+static void free_window(struct xa_reader *rd, struct window *w)
+{
+    rd->held -= w->len + WINDOW_COST;
+    if ( rd->read )
+        free(w);
+    else
+    {
+        w->next = rd->free_windows;
+        rd->free_windows = w;
+    }
+}
+
+/* At the end of the input every CPU set aside comes back, to end. */
+static int reach_eof(struct xa_reader *rd)
+{
+    unsigned int i;
+    int rc = XA_OK;
+
+    rd->eof = true;
+    for ( i = 0; i < rd->nr_order && rd->nr_aside; i++ )
+    {
+        struct cpu_stream *cs = rd->cpus[rd->order[i]];
+
+        if ( cs->aside )
+        {
+            cs->aside = false;
+            rd->nr_aside--;
+            if ( push_rejoin(rd, rd->order[i]) )
+                rc = XA_E_NOMEM;
+        }
+    }
+    return rc;
 }
 
 int xa_reader_scan(struct xa_reader *rd)
 {
-    uint64_t off, end, data, next;
-    uint32_t cpu, size;
-    enum plaus pl;
+    uint64_t off, end = 0, data = 0, next;
+    enum xa_diag_kind kind = XA_DIAG_NR;
+    const uint8_t *p;
+    uint32_t size;
+    int32_t cpu = 0;
     size_t avail;
+    bool garbage;
     int rc;
 
     for ( ;; )
@@ -330,80 +599,69 @@ int xa_reader_scan(struct xa_reader *rd)
         if ( rd->eof )
             return XA_END;
         off = rd->scan_off;
-        peek(rd, off, HDR_SIZE, &avail);
+        rd->keep_off = off;
+        p = peek(rd, off, HDR_SIZE, &avail);
         if ( rd->error )
             return rd->error;
         if ( avail == 0 )
         {
-            rd->eof = true;
-            return XA_END;
+            rc = reach_eof(rd);
+            return rc ? rc : XA_END;
         }
         if ( avail < HDR_SIZE )
         {
             xa_diag_add(rd->diag, XA_DIAG_TRUNCATED_TAIL, off, 0);
-            rd->eof = true;
-            return XA_END;
+            xa_diag_skip(rd->diag, XA_DIAG_TRUNCATED_TAIL, avail);
+            rd->scan_off = off + avail;
+            continue;
         }
-
-        pl = check_window(rd, off, &cpu, &size);
-        if ( pl == PLAUS_NO )
+        garbage = memcmp(p, magic, 4) != 0;
+        if ( !garbage )
         {
-            next = find_next_window(rd, off + 1, UINT64_MAX);
-            if ( next == UINT64_MAX )
-            {
-                /* Garbage to the end: count what there is. */
-                peek(rd, off, 1, &avail);
-                next = rd->fd < 0 ? rd->size
-                                  : rd->sbuf_off + rd->sbuf_len;
-                rd->eof = true;
-            }
+            memcpy(&cpu, p + 4, 4);
+            size = rd32(p + 8);
+            data = off + HDR_SIZE;
+            end = window_end(rd, data, size, &kind, &garbage);
+            if ( rd->error )
+                return rd->error;
+        }
+        if ( garbage )
+        {
+            next = find_next_window(rd, off + 1);
+            if ( rd->error )
+                return rd->error;
             xa_diag_add(rd->diag, XA_DIAG_GARBAGE, off, 0);
-            rd->diag->garbage_bytes += next - off;
+            xa_diag_skip(rd->diag, XA_DIAG_GARBAGE, next - off);
             rd->scan_off = next;
             continue;
         }
-
-        data = off + HDR_SIZE;
-        end = data + size;
-        next = end;
-        if ( pl != PLAUS_OK )
-        {
-            /* The size lies, or the input ends early, or garbage follows. */
-            uint64_t q = find_next_window(rd, data, UINT64_MAX);
-
-            if ( q < end )
-            {
-                xa_diag_add(rd->diag, XA_DIAG_BAD_WINDOW_SIZE, off, cpu);
-                end = next = q;
-            }
-            else if ( pl == PLAUS_PAST_EOF )
-            {
-                xa_diag_add(rd->diag, XA_DIAG_WINDOW_PAST_EOF, off, cpu);
-                peek(rd, data, size, &avail);
-                end = data + avail;
-                next = end;
-            }
-            /* PLAUS_UNBOUNDED: keep the window; the scan meets garbage. */
-        }
-        if ( cpu > XA_CPU_MAX )
+        rd->stats.windows++;
+        if ( kind != XA_DIAG_NR )
+            xa_diag_add(rd->diag, kind, off, cpu < 0 ? 0 : (unsigned int)cpu);
+        if ( cpu < 0 || (uint32_t)cpu > XA_CPU_MAX )
         {
             xa_diag_add(rd->diag, XA_DIAG_BAD_CPU, off, 0);
-            rd->scan_off = next;
+            xa_diag_skip(rd->diag, XA_DIAG_BAD_CPU, end - data);
+            rd->scan_off = end;
             continue;
         }
-        /* Queue before moving on: a stream may drop what scan_off passed. */
-        rc = queue_window(rd, cpu, data, (uint32_t)(end - data));
-        rd->scan_off = next;
+        /* Queue before moving on: a stream may drop what is passed. */
+        rc = queue_window(rd, (unsigned int)cpu, data, (uint32_t)(end - data));
+        rd->scan_off = end;
         return rc;
     }
 }
 
+/* Cursors */
+
 static void retire_window(struct xa_reader *rd, struct cpu_stream *cs)
 {
-    if ( cs->owned )
-        rd->queued_bytes -= (uint64_t)(cs->end - cs->start);
-    free(cs->owned);
-    cs->owned = NULL;
+    /* What the cursor passed were records, less what it skipped. */
+    rd->stats.record_bytes += (uint64_t)(cs->p - cs->start);
+    if ( cs->cur )
+        free_window(rd, cs->cur);
+    cs->cur = NULL;
+    cs->p = cs->end = cs->start = NULL;
 }
 
 /* Moves the cursor to its next queued window; false if none queued. */
@@ -417,12 +675,10 @@ static bool next_window(struct xa_reader *rd, struct cpu_stream *cs)
     if ( !cs->head )
         cs->tail = NULL;
     retire_window(rd, cs);
+    cs->cur = w;
     cs->start = cs->p = w->data;
     cs->end = w->data + w->len;
     cs->base = w->offset;
-    cs->owned = w->owned;
-    w->next = rd->free_windows;
-    rd->free_windows = w;
 
     /*
      * Keep the scan one window ahead of every window being read, as
@@ -443,6 +699,8 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
 
     if ( cpu >= rd->cpus_len || !(cs = rd->cpus[cpu]) )
         return XA_E_INVAL;
+    if ( cs->aside )
+        return XA_AGAIN;
 
     for ( ;; )
     {
@@ -457,28 +715,26 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
 
             if ( next_window(rd, cs) )
                 continue;
+            retire_window(rd, cs);
             while ( !cs->head )
             {
                 /*
-                 * From a stream, every window scanned past is copied and
-                 * kept until its CPU reads it.  A CPU that writes nothing
-                 * more would make us keep the rest of the stream: past the
-                 * read-ahead bound, give up on this CPU instead.
+                 * Every window scanned past is kept until its CPU reads
+                 * it.  Past the read-ahead bound, set this CPU aside rather
+                 * than hold the rest of the input for it.
                  */
-                if ( rd->fd >= 0 && rd->queued_bytes > rd->lookahead_max )
+                if ( !rd->eof && rd->held > rd->lookahead_max )
                 {
                     xa_diag_add(rd->diag, XA_DIAG_STREAM_LIMIT, rd->scan_off,
                                 cpu);
-                    cs->abandoned = true;
-                    retire_window(rd, cs);
-                    cs->p = cs->end;
-                    return XA_END;
+                    cs->aside = true;
+                    rd->nr_aside++;
+                    return XA_AGAIN;
                 }
                 rc = xa_reader_scan(rd);
                 if ( rc == XA_END )
                 {
-                    retire_window(rd, cs);
-                    cs->p = cs->end;
+                    cs->ended = true;
                     return XA_END;
                 }
                 if ( rc < 0 )
@@ -492,9 +748,6 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
         if ( left < reader_rec_size(hdr) )
             goto truncated;
         tsc = (hdr >> 31) ? rd64(p + 4) : 0;
-        if ( (hdr >> 31) && tsc < cs->last_tsc )
-            xa_diag_add(rd->diag, XA_DIAG_TSC_BACKWARDS,
-                        cs->base + (uint64_t)(p - cs->start), cpu);
         reader_decode(rd, cs, cpu, hdr, tsc, rec);
         if ( rec->event == XA_TRC_TRACE_WRAP_BUFFER )
             rd->stats.wraps++;
@@ -510,7 +763,94 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
     truncated:
         xa_diag_add(rd->diag, XA_DIAG_TRUNCATED_RECORD,
                     cs->base + (uint64_t)(p - cs->start), cpu);
+        xa_diag_skip(rd->diag, XA_DIAG_TRUNCATED_RECORD, left);
+        rd->stats.record_bytes -= left;
         cs->p = cs->end;
+    }
+}
+
+bool reader_peek_tsc(struct xa_reader *rd, struct cpu_stream *cs,
+                     uint64_t *tsc)
+{
+    const uint8_t *p = cs->p, *end = cs->end;
+    struct window *last = NULL, *w;
+
+    for ( ;; )
+    {
+        while ( end - p >= 4 )
+        {
+            uint32_t h = rd32(p);
+
+            if ( (size_t)(end - p) < reader_rec_size(h) )
+                break;
+            if ( h >> 31 )
+            {
+                *tsc = rd64(p + 4);
+                return true;
+            }
+            p += reader_rec_size(h);
+        }
+        w = last ? last->next : cs->head;
+        while ( !w )
+        {
+            if ( rd->eof || rd->error || rd->held > rd->lookahead_max ||
+                 xa_reader_scan(rd) != XA_OK )
+                return false;
+            w = last ? last->next : cs->head;
+        }
+        last = w;
+        p = w->data;
+        end = w->data + w->len;
+    }
+}
+
+void xa_reader_peek(struct xa_reader *rd,
+                    bool (*fn)(void *arg, const struct xa_record *rec),
+                    void *arg)
+{
+    unsigned int i;
+
+    for ( i = 0; i < rd->nr_order; i++ )
+    {
+        unsigned int cpu = rd->order[i];
+        const struct cpu_stream *cs = rd->cpus[cpu];
+        const struct window *w = NULL;
+        const uint8_t *p = cs->p, *end = cs->end;
+        uint64_t base = cs->base;
+        const uint8_t *start = cs->start;
+        struct xa_record rec = { .cpu = (uint16_t)cpu };
+
+        for ( ;; )
+        {
+            while ( end - p >= 4 )
+            {
+                uint32_t h = rd32(p), n = reader_rec_size(h), k;
+                const uint8_t *q = p + 4;
+
+                if ( (size_t)(end - p) < n )
+                    break;
+                rec.offset = base + (uint64_t)(p - start);
+                rec.has_tsc = (uint8_t)(h >> 31);
+                if ( h >> 31 )
+                {
+                    rec.tsc = rd64(q);
+                    q += 8;
+                }
+                rec.event = h & 0x0fffffff;
+                rec.nr_extra = (uint8_t)((h >> 28) & 7);
+                for ( k = 0; k < rec.nr_extra; k++ )
+                    rec.extra[k] = rd32(q + 4 * k);
+                if ( !fn(arg, &rec) )
+                    return;
+                p += n;
+            }
+            w = w ? w->next : cs->head;
+            if ( !w )
+                break;
+            p = start = w->data;
+            end = w->data + w->len;
+            base = w->offset;
+        }
     }
 }
 
@@ -522,6 +862,11 @@ unsigned int xa_reader_nr_cpus(const struct xa_reader *rd)
 unsigned int xa_reader_cpu_at(const struct xa_reader *rd, unsigned int i)
 {
     return i < rd->nr_order ? rd->order[i] : 0;
+}
+
+int xa_reader_rejoin(struct xa_reader *rd)
+{
+    return rd->nr_rejoin ? (int)rd->rejoin[--rd->nr_rejoin] : -1;
 }
 
 void xa_reader_set_lookahead(struct xa_reader *rd, uint64_t bytes)
@@ -538,6 +883,8 @@ const struct xa_reader_stats *xa_reader_stats(const struct xa_reader *rd)
 {
     return &rd->stats;
 }
+
+/* Opening */
 
 static struct xa_reader *reader_alloc(struct xa_diag *diag)
 {
@@ -565,14 +912,42 @@ int xa_reader_open_mem(const void *data, size_t size, struct xa_diag *diag,
     return XA_OK;
 }
 
-int xa_reader_open_fd(int fd, struct xa_diag *diag, struct xa_reader **out)
+int xa_reader_open_source(xa_read_fn *read, void *arg, struct xa_diag *diag,
+                          struct xa_reader **out)
 {
     struct xa_reader *rd = reader_alloc(diag);
 
     if ( !rd )
         return XA_E_NOMEM;
-    rd->fd = fd;
+    rd->read = read;
+    rd->read_arg = arg;
     *out = rd;
+    return XA_OK;
+}
+
+static long fd_read(void *arg, void *buf, size_t n)
+{
+    int fd = *(const int *)arg;
+
+    for ( ;; )
+    {
+        ssize_t r = read(fd, buf, n);
+
+        if ( r >= 0 )
+            return (long)r;
+        if ( errno != EINTR )
+            return XA_E_READ;
+    }
+}
+
+int xa_reader_open_fd(int fd, struct xa_diag *diag, struct xa_reader **out)
+{
+    int rc = xa_reader_open_source(fd_read, NULL, diag, out);
+
+    if ( rc )
+        return rc;
+    (*out)->fd = fd;
+    (*out)->read_arg = &(*out)->fd;
     return XA_OK;
 }
 
@@ -651,12 +1026,11 @@ void xa_reader_free(struct xa_reader *rd)
 
         if ( !cs )
             continue;
-        free(cs->owned);
+        retire_window(rd, cs);
         while ( (w = cs->head) )
         {
             cs->head = w->next;
-            free(w->owned);
-            free(w);
+            free_window(rd, w);
         }
         free(cs);
     }
@@ -667,6 +1041,7 @@ void xa_reader_free(struct xa_reader *rd)
     }
     free(rd->cpus);
     free(rd->order);
+    free(rd->rejoin);
     free(rd->sbuf);
     if ( rd->owns_fd )
         close(rd->fd);

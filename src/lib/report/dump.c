@@ -152,14 +152,14 @@ void xa_report_diag_text(const struct xa_diag *diag, struct xa_out *o)
             xa_out_printf(o, "%s0x%llx(p%u)", j ? ", " : "; first at ",
                           (unsigned long long)e->first_offset[j],
                           e->first_cpu[j]);
+        if ( e->bytes )
+            xa_out_printf(o, "; %llu bytes skipped",
+                          (unsigned long long)e->bytes);
         xa_out_char(o, '\n');
     }
     if ( diag->lost_records )
         xa_out_printf(o, "  records lost in trace-buffer overflows: %llu\n",
                       (unsigned long long)diag->lost_records);
-    if ( diag->garbage_bytes )
-        xa_out_printf(o, "  bytes skipped as garbage: %llu\n",
-                      (unsigned long long)diag->garbage_bytes);
     if ( !any )
         xa_out_str(o, "Anomalies: none\n");
 }

@@ -337,7 +337,7 @@ void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
 
     if ( rec->event == XA_EV_CPU_END )
         return;
-    if ( rec->has_tsc )
+    if ( rec->has_tsc == 1 )
     {
         tsc = pl->last_tsc = rec->tsc;
         if ( !pl->have_first )

@@ -199,6 +199,9 @@ static void render(const struct xa_summary *s,
     (void)opts;
     xa_out_str(o, "{\"schema\":\"xenalyze.summary/1\",\"trace\":{");
     kv_u(o, "records", s->records, true);
+    kv_u(o, "bytes", s->bytes, true);
+    kv_u(o, "windows", s->windows, true);
+    kv_u(o, "record_bytes", s->record_bytes, true);
     kv_u(o, "pcpus", s->nr_pcpus, true);
     kv_u(o, "cpu_hz", s->cpu_hz, true);
     key(o, "cpu_hz_source");
@@ -234,6 +237,20 @@ static void render(const struct xa_summary *s,
     {
         kv_u(o, "lost_records", s->diag->lost_records, true);
         kv_u(o, "garbage_bytes", s->diag->garbage_bytes, true);
+        key(o, "skipped_bytes");
+        xa_out_char(o, '{');
+        first = true;
+        for ( i = 0; i < XA_DIAG_NR; i++ )
+        {
+            if ( !s->diag->e[i].bytes )
+                continue;
+            if ( !first )
+                xa_out_char(o, ',');
+            first = false;
+            kv_u(o, xa_diag_name((enum xa_diag_kind)i), s->diag->e[i].bytes,
+                 false);
+        }
+        xa_out_str(o, "},");
         key(o, "first");
         xa_out_char(o, '{');
         first = true;

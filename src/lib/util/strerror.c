@@ -9,6 +9,8 @@ const char *xa_strerror(int rc)
         return "success";
     case XA_END:
         return "end of stream";
+    case XA_AGAIN:
+        return "nothing more for now";
 #define XA_ERR(name, val, str) case XA_E_##name: return str;
     XA_ERRORS
 #undef XA_ERR
