@@ -65,7 +65,8 @@ XA_API void xa_timeline_observer(struct xa_timeline *tl,
 /*
  * Before the model sees rec: the time origin and window, counters
  * (credit2 loads), lost-record counts, TSC going backwards, and how the
- * model names exits (m: the model, for its VMX/SVM decision).
+ * model names exits (m: the model, for its VMX/SVM decision; NULL:
+ * VMX).
  */
 XA_API void xa_timeline_record(struct xa_timeline *tl,
                                const struct xa_record *rec,

@@ -244,6 +244,18 @@ int cli_run(const struct cli_opts *o)
         fprintf(stderr, "xenalyze: %s: write error\n", o->perfetto);
         goto out;
     }
+    if ( timeline )
+    {
+        const struct xa_timeline_stats *ts = xa_timeline_stats(timeline);
+
+        fprintf(stderr, "xenalyze: %s: %llu packets: %llu slices (%llu "
+                "exits), %llu instants, %llu counter values\n",
+                o->perfetto, (unsigned long long)ts->packets,
+                (unsigned long long)ts->slices,
+                (unsigned long long)ts->exits,
+                (unsigned long long)ts->instants,
+                (unsigned long long)ts->counters);
+    }
     xa_diag_merge(&diag, &mdiag);
 
     st = xa_reader_stats(rd);

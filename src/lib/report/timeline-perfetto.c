@@ -267,12 +267,16 @@ struct tl_vcpu {
     uint64_t flow;                  /* a wake's flow, to end where it runs */
     struct icache name;             /* "dDvV" */
     struct icache wake;             /* "wake dDvV" */
-    struct {                        /* the last breakdown key's string */
-        struct icache c;
-        uint8_t kind;
-        uint64_t val;
-        bool label;
-    } key;
+};
+
+/* Breakdown keys by value, so that a key is formatted when first seen. */
+#define KEY_CACHE 4096u             /* power of two; direct-mapped */
+
+struct key_slot {
+    struct icache c;
+    uint8_t kind;
+    uint64_t val;
+    const char *label;
 };
 
 struct tl_dom {
@@ -315,6 +319,7 @@ struct xa_timeline {
     struct icache inject[256];
     struct icache anomaly[XA_DIAG_NR];
     struct icache anomaly_desc[XA_DIAG_NR];
+    struct key_slot *keys;          /* [KEY_CACHE] */
 
     struct tl_pcpu *pcpus;
     unsigned int nr_pcpus;
@@ -682,6 +687,8 @@ static void describe_domain(struct xa_timeline *tl, unsigned int dom)
     if ( d->described )
         return;
     d->described = true;
+    if ( dom == XA_DOM_DEFAULT )
+        kind = "not known yet";     /* vCPUs of CPUs not scheduled yet */
     snprintf(name, sizeof(name), "%s%u%s%s%s", dom ? "d" : "dom", dom,
              kind ? " (" : "", kind ? kind : "", kind ? ")" : "");
     describe(tl, &ds);
@@ -1196,24 +1203,26 @@ static void on_exit_closed(void *arg, unsigned int dom, unsigned int vcpu,
     ev_arg(tl, &e, A_CYCLES, AT_UINT, tsc >= exit_tsc ? tsc - exit_tsc : 0);
     if ( sub_kind )
     {
-        char key[64];
-        const char *label = NULL;
+        uint64_t h = (sub_val ^ (uint64_t)sub_kind << 56) *
+                     0x9e3779b97f4a7c15ull;
+        struct key_slot *k = &tl->keys[h >> 52 & (KEY_CACHE - 1)];
 
-        /* Exits of a vCPU often repeat their key: formatted once. */
-        if ( v->key.c.gen != tl->gen || !v->key.c.iid ||
-             v->key.kind != sub_kind || v->key.val != sub_val ||
-             v->key.label )
+        /* Keys repeat: formatted and looked up once per value. */
+        if ( k->c.gen != tl->gen || !k->c.iid || k->kind != sub_kind ||
+             k->val != sub_val )
         {
-            xa_sub_key_format(sub_kind, sub_val, key, sizeof(key), &label);
-            v->key.c.iid = 0;
-            cached(tl, &v->key.c, NS_STRING, key);
-            v->key.kind = sub_kind;
-            v->key.val = sub_val;
-            v->key.label = label != NULL;
+            char key[64];
+
+            xa_sub_key_format(sub_kind, sub_val, key, sizeof(key),
+                              &k->label);
+            k->c.iid = 0;
+            cached(tl, &k->c, NS_STRING, key);
+            k->kind = sub_kind;
+            k->val = sub_val;
         }
-        ev_arg(tl, &e, A_KEY, AT_STRING, v->key.c.iid);
-        if ( label )
-            ev_arg_str(tl, &e, A_KEY_NAME, label);
+        ev_arg(tl, &e, A_KEY, AT_STRING, k->c.iid);
+        if ( k->label )
+            ev_arg_str(tl, &e, A_KEY_NAME, k->label);
     }
     emit(tl, &e);
     tl->st.exits++;
@@ -1343,7 +1352,7 @@ void xa_timeline_record(struct xa_timeline *tl, const struct xa_record *rec,
 {
     struct tl_pcpu *p;
 
-    if ( !tl->fmt )
+    if ( !tl->fmt && m )
         tl->fmt = xa_model_fmt_ctx(m);
     if ( rec->event == XA_EV_CPU_END || !rec->has_tsc )
         return;
@@ -1422,7 +1431,8 @@ int xa_timeline_new(const struct xa_timeline_opts *o, struct xa_out *out,
         return XA_E_NOMEM;
     tl->slots = calloc(INTERN_SLOTS, sizeof(*tl->slots));
     tl->arena = malloc(ARENA_MAX);
-    if ( !tl->slots || !tl->arena )
+    tl->keys = calloc(KEY_CACHE, sizeof(*tl->keys));
+    if ( !tl->slots || !tl->arena || !tl->keys )
     {
         xa_timeline_free(tl);
         return XA_E_NOMEM;
@@ -1452,5 +1462,6 @@ void xa_timeline_free(struct xa_timeline *tl)
     free(tl->pcpus);
     free(tl->slots);
     free(tl->arena);
+    free(tl->keys);
     free(tl);
 }

@@ -90,12 +90,20 @@ static inline void pb_tag(struct pb *pb, unsigned int field, enum pb_wire w)
 /* uint32/uint64/bool/enum fields; int64 as two's complement (10 bytes). */
 static inline void pb_uint(struct pb *pb, unsigned int field, uint64_t v)
 {
-    uint8_t *p = pb_room(pb, 20);
+    uint8_t *p = pb_room(pb, 20), *q = p;
 
     if ( !p )
         return;
-    pb->o->len += pb_varint_put(p, (uint64_t)field << 3 | PB_VARINT);
-    pb->o->len += pb_varint_put((uint8_t *)pb->o->buf + pb->o->len, v);
+    /* Most tags and many values take one byte. */
+    if ( field < 16 )
+        *q++ = (uint8_t)(field << 3 | PB_VARINT);
+    else
+        q += pb_varint_put(q, (uint64_t)field << 3 | PB_VARINT);
+    if ( v < 0x80 )
+        *q++ = (uint8_t)v;
+    else
+        q += pb_varint_put(q, v);
+    pb->o->len += (size_t)(q - p);
 }
 
 static inline void pb_int(struct pb *pb, unsigned int field, int64_t v)
