@@ -78,6 +78,25 @@ XA_API const char *xa_code_name_find(const struct xa_code_name *tab,
 XA_API const char *xa_vmx_exit_name(uint32_t reason);
 XA_API const char *xa_svm_exit_name(uint32_t code);
 XA_API const char *xa_hypercall_name(uint32_t nr);
+/* PV event (TRC_PV_ENTRY + minor) as upstream's summary names it. */
+XA_API const char *xa_pv_event_name(uint32_t minor);
+/*
+ * Hypercall sub-operations: the name of cmd under hypercall op
+ * ("set_singleshot_timer" under vcpu_op), NULL when unknown; and how the
+ * traced arguments of op read (NULL: no rule).  Argument indexes count
+ * from 0; -1: none.
+ */
+struct xa_hypercall_args {
+    uint32_t op;
+    int subop_arg;              /* the sub-operation (cmd) */
+    uint32_t subop_mask;        /* of that argument */
+    int count_arg;              /* a count: "N updates" */
+    const char *count_unit;
+    int vcpu_arg;               /* a vCPU id */
+};
+XA_API const char *xa_hypercall_subop_name(uint32_t op, uint32_t sub);
+XA_API const struct xa_hypercall_args *xa_hypercall_args(uint32_t op);
+
 /* Arm: exception class names (ESR_EL2.EC), PSCI function names. */
 XA_API const char *xa_arm_ec_name(uint32_t ec);
 XA_API const char *xa_psci_name(uint32_t fid);

@@ -10,6 +10,7 @@
 #include <xenalyze/catalog.h>
 #include <xenalyze/diag.h>
 #include <xenalyze/reader.h>
+#include <xenalyze/summary.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -171,8 +172,6 @@ XA_API void xa_model_finish(struct xa_model *m);
 XA_API bool xa_model_pcpu_current(const struct xa_model *m, unsigned int cpu,
                                   unsigned int *dom, unsigned int *vcpu);
 
-struct xa_summary;
-
 /* What the model cannot know by itself. */
 struct xa_summary_info {
     uint64_t records;           /* including CPU-change records */
@@ -182,6 +181,9 @@ struct xa_summary_info {
     unsigned int nr_pcpus;
     uint64_t cpu_hz;            /* from the command line, or 0 */
     const struct xa_diag *diag;
+    /* How to present it (zero: by time, every sub-row). */
+    enum xa_sum_sort sort;
+    unsigned int top;           /* sub-rows of an exit beyond: folded */
 };
 
 /**

@@ -70,10 +70,23 @@ enum xa_sub_kind {
     XA_SUB_S2,                      /* Arm stage-2 fault: its outcome */
 };
 
+/*
+ * Rows that stand for several keys ("other"): folded_keys says how many
+ * distinct keys a row carries, 0 for an ordinary key.  Two sources:
+ *  - the report's --top: keys beyond the first N of an exit are folded
+ *    into xa_sum_exit.other (folded_keys = how many);
+ *  - the model's bounds: keys beyond its table cap arrive as one sub-key
+ *    "other" with capped set (folded_keys = XA_SUM_KEYS_UNKNOWN when the
+ *    model could not count them).
+ */
+#define XA_SUM_KEYS_UNKNOWN UINT32_MAX
+
 struct xa_sum_sub {
     char *key;                      /* e.g. "io:0x0084:w", "smc:0x84000000" */
     const char *label;              /* a name for it ("PSCI_VERSION"), or NULL */
     const struct xa_stat *st;
+    bool capped;                    /* the model's "other": beyond its cap */
+    uint32_t folded_keys;           /* see above; 0: one key */
 };
 
 struct xa_sum_exit {
@@ -81,13 +94,23 @@ struct xa_sum_exit {
     char *reason_owned;
     uint32_t code;
     const struct xa_stat *st;
-    struct xa_sum_sub *subs;
+    struct xa_sum_sub *subs;        /* every key, in the summary's order */
     unsigned int nr_subs;
+    unsigned int nr_shown;          /* subs[0..nr_shown): within --top */
+    struct xa_sum_sub other;        /* the rest, folded (st NULL: none) */
 };
 
+/*
+ * A counter: a PV hypercall (name "vcpu_op", "multicall:mmuext_op" for a
+ * multicall's subcall; id: the op) with its sub-operations, or a PV
+ * event (name as upstream's "page_fault", "ptwr"; id: the event id).
+ */
 struct xa_sum_count {
     char *name;
+    uint32_t id;
     uint64_t count;
+    struct xa_sum_count *subs;      /* by sub-operation ("set_singleshot_timer") */
+    unsigned int nr_subs;
 };
 
 /* An interrupt vector injected into an HVM vCPU, and wake-to-halt times. */
@@ -105,12 +128,16 @@ struct xa_sum_stay {
     const struct xa_stat *st;
 };
 
+#define XA_SUM_ALL_VCPUS UINT32_MAX    /* id of a domain's aggregate */
+
 struct xa_sum_vcpu {
-    unsigned int id;
+    unsigned int id;                /* XA_SUM_ALL_VCPUS: all of a domain's */
     const struct xa_stat *rs[XA_RS_NR];
     struct xa_sum_exit *exits;
     unsigned int nr_exits;
     uint64_t exit_cycles;           /* sum over exits, for percentages */
+    uint64_t exit_count;            /* number of exits */
+    const struct xa_stat *exit_all; /* every exit together (NULL: none) */
     struct xa_sum_count *hypercalls;    /* PV */
     unsigned int nr_hypercalls;
     struct xa_sum_count *pv_events;
@@ -122,11 +149,28 @@ struct xa_sum_vcpu {
     unsigned int nr_stays;
 };
 
+/* Summary order (--sort): descending, but for code (ascending). */
+enum xa_sum_sort {
+    XA_SORT_TIME,                   /* total cycles */
+    XA_SORT_COUNT,
+    XA_SORT_MEAN,
+    XA_SORT_P99,
+    XA_SORT_CODE,                   /* exit code, key, name */
+};
+
+XA_API const char *xa_sum_sort_name(enum xa_sum_sort s);
+/* "time", "count"...: XA_OK, or XA_E_INVAL. */
+XA_API int xa_sum_sort_parse(const char *s, enum xa_sum_sort *out);
+
 struct xa_sum_domain {
     unsigned int id;
+    const char *kind;               /* "idle", "default", "dom0", "hvm",
+                                       "pv", "arm", "guest" */
     const struct xa_stat *rs[XA_DRS_NR];
     struct xa_sum_vcpu *vcpus;
     unsigned int nr_vcpus;
+    struct xa_sum_vcpu *all;        /* its vCPUs together (NULL: none) */
+    uint64_t exit_cycles, exit_count;
     uint64_t grant_ops[3];          /* map, unmap, transfer, done for it */
     uint64_t pod_populate, pod_reclaim, pod_splinter;
 };
@@ -160,6 +204,14 @@ struct xa_summary {
     unsigned int nr_domains;
     struct xa_sum_pcpu *pcpus;
     unsigned int nr_pcpus_arr;
+
+    /* How it was built (xa_summary_info). */
+    enum xa_sum_sort sort;
+    unsigned int top;               /* sub-rows shown per exit; 0: all */
+
+    /* Statistics the summary made (aggregates, folds): owned. */
+    struct xa_stat **owned;
+    unsigned int nr_owned, cap_owned;
 };
 
 #ifdef __cplusplus

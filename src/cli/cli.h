@@ -31,6 +31,8 @@ struct cli_opts {
     unsigned int *plot_domains;     /* plots.domains, owned */
     struct xa_filter filter;        /* --from, --to, --domain, --vcpu */
     const char *perfetto;           /* --perfetto=FILE, or NULL */
+    enum xa_sum_sort sort;          /* --sort */
+    unsigned int top;               /* --top; 0: every sub-row */
     bool noted_ignored;             /* "no effect" said once */
 };
 

@@ -16,6 +16,8 @@ void cli_opts_init(struct cli_opts *o)
     o->strict_level = XA_LEVEL_LIMIT;
     o->hz = XA_HZ_DEFAULT;
     o->plots.interval_ms = 1000;
+    o->sort = XA_SORT_TIME;
+    o->top = 10;
     xa_filter_init(&o->filter);
 }
 
@@ -146,6 +148,22 @@ static int h_format(struct cli_opts *o, const struct cli_option *opt,
         o->json = true;
     else
         return bad_arg(opt, arg, "text or json");
+    return 0;
+}
+
+static int h_sort(struct cli_opts *o, const struct cli_option *opt,
+                  const char *arg)
+{
+    if ( xa_sum_sort_parse(arg, &o->sort) )
+        return bad_arg(opt, arg, "time, count, mean, p99 or code");
+    return 0;
+}
+
+static int h_top(struct cli_opts *o, const struct cli_option *opt,
+                 const char *arg)
+{
+    if ( parse_uint(arg, 1000000, &o->top) )
+        return bad_arg(opt, arg, "a number of sub-rows (0: all)");
     return 0;
 }
 
@@ -334,6 +352,12 @@ const struct cli_option cli_options[] = {
     /* Summary */
     { "format", 0, CLI_ARG_REQ, "FMT", CLI_G_SUMMARY,
       "summary format: text (default) or json", h_format, 0 },
+    { "sort", 0, CLI_ARG_REQ, "KEY", CLI_G_SUMMARY,
+      "order of exits, sub-rows and counters: time (default),\n"
+      "count, mean, p99 (descending) or code", h_sort, 0 },
+    { "top", 0, CLI_ARG_REQ, "N", CLI_G_SUMMARY,
+      "text: N sub-rows per exit, the rest folded into one\n"
+      "\"other (K keys)\" row (default 10; 0: all)", h_top, 0 },
     { "report-pcpu", 0, NOARG, CLI_G_SUMMARY,
       "add per-physical-CPU utilisation", h_report_pcpu, 0 },
 

@@ -315,6 +315,8 @@ int cli_run(const struct cli_opts *o)
             .nr_pcpus = st->nr_cpus,
             .cpu_hz = o->hz_given ? o->hz : 0,
             .diag = &diag,
+            .sort = o->sort,
+            .top = o->json ? 0 : o->top,
         };
         struct xa_report_opts ropts = { .report_pcpu = o->report_pcpu };
         const struct xa_summary *sum = xa_model_summary(model, &info);

@@ -42,7 +42,8 @@ for d in s["domains"]:
             for sub in e["sub"]:
                 k = sub["key"]
                 if k.startswith("hypercall:"):
-                    hcalls[k[10:]] = hcalls.get(k[10:], 0) + sub["count"]
+                    op = k.split(":")[1]    # hypercall:OP[:SUBOP]
+                    hcalls[op] = hcalls.get(op, 0) + sub["count"]
                 elif k.startswith("irq:"):
                     irqs[k[4:]] = irqs.get(k[4:], 0) + sub["count"]
                 elif k.startswith("smc:"):

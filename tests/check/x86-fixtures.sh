@@ -63,7 +63,7 @@ for name, want in (("vcpu_op", 3550), ("mmu_update", 10657), ("iret", 6740),
         fail("PV hypercall %s: %r, check.py %d" % (name, hc.get(name), want))
 if sum(hc.values()) - sum(n for k, n in hc.items() if k.startswith("multicall:")) != 24472:
     fail("PV hypercalls %d, check.py 24472" % sum(hc.values()))
-if ev.get("0x00201004") != 2077:
-    fail("PV page faults %r, check.py 2077" % ev.get("0x00201004"))
+if ev.get("page_fault") != 2077:
+    fail("PV page faults %r, check.py 2077" % ev.get("page_fault"))
 print("x86 fixtures agree with their workloads and check.py")
 PY

@@ -187,15 +187,21 @@ static void svm_names_as_xen(void)
            "SVM 0x400 is VMEXIT_NPF");
 }
 
+/* strcmp() that takes NULL for "no name". */
+static int name_cmp(const char *got, const char *want)
+{
+    return got ? strcmp(got, want) : 1;
+}
+
 static void test_names(void)
 {
     tap_ok(xa_names_sorted(), "code tables are sorted");
-    tap_ok(!strcmp(xa_vmx_exit_name(12), "HLT"), "VMX 12 is HLT");
-    tap_ok(!strcmp(xa_vmx_exit_name(48), "EPT_VIOLATION"),
+    tap_ok(!name_cmp(xa_vmx_exit_name(12), "HLT"), "VMX 12 is HLT");
+    tap_ok(!name_cmp(xa_vmx_exit_name(48), "EPT_VIOLATION"),
            "VMX 48 is EPT_VIOLATION");
-    tap_ok(!strcmp(xa_vmx_exit_name(1), "EXTERNAL_INTERRUPT"),
+    tap_ok(!name_cmp(xa_vmx_exit_name(1), "EXTERNAL_INTERRUPT"),
            "VMX 1 is EXTERNAL_INTERRUPT");
-    tap_ok(!strcmp(xa_vmx_exit_name(77), "TDCALL"), "VMX 77 is TDCALL");
+    tap_ok(!name_cmp(xa_vmx_exit_name(77), "TDCALL"), "VMX 77 is TDCALL");
     tap_ok(!xa_vmx_exit_name(35), "VMX 35 is unnamed");
     TAP_EQ(xa_vmx_exit_max(), 79, "largest VMX exit reason");
     tap_ok(!strcmp(xa_vmx_exit_name(41), "MCE_DURING_VMENTRY"),
@@ -206,13 +212,38 @@ static void test_names(void)
     tap_ok(!strcmp(xa_svm_exit_name(0xffffffffu), "VMEXIT_INVALID"),
            "SVM -1 is VMEXIT_INVALID");
     tap_ok(!xa_svm_exit_name(0x404), "SVM 0x404 is unnamed");
-    tap_ok(!strcmp(xa_hypercall_name(0), "set_trap_table"),
+    tap_ok(!name_cmp(xa_hypercall_name(0), "set_trap_table"),
            "hypercall 0 is set_trap_table");
-    tap_ok(!strcmp(xa_hypercall_name(13), "multicall"),
+    tap_ok(!name_cmp(xa_hypercall_name(13), "multicall"),
            "hypercall 13 is multicall");
-    tap_ok(!strcmp(xa_hypercall_name(29), "sched_op"),
+    tap_ok(!name_cmp(xa_hypercall_name(29), "sched_op"),
            "hypercall 29 is sched_op");
     tap_ok(!xa_hypercall_name(11), "hypercall 11 is unnamed");
+    tap_ok(!name_cmp(xa_arm_sysreg_name(0x280000), "DBGBVR0_EL1"),
+           "sysreg 0x280000 (write) is DBGBVR0_EL1");
+    tap_ok(!name_cmp(xa_arm_sysreg_name(0x300005), "ID_ISAR0_EL1"),
+           "sysreg 0x300004 (read) is ID_ISAR0_EL1");
+    tap_ok(!name_cmp(xa_arm_sysreg_name(0x3a3016), "ICC_SGI1R_EL1"),
+           "sysreg 0x3a3016 is ICC_SGI1R_EL1");
+    tap_ok(!name_cmp(xa_arm_sysreg_name(0x32f9e7), "CNTV_CTL_EL0"),
+           "sysreg S3_3_C14_C3_1 (read, Rt 15) is CNTV_CTL_EL0");
+    tap_ok(!name_cmp(xa_arm_sysreg_name(0x20c00b), "DBGDTRRX_EL0") &&
+           !name_cmp(xa_arm_sysreg_name(0x20c00a), "DBGDTRTX_EL0"),
+           "DBGDTRRX_EL0 read, DBGDTRTX_EL0 written at one encoding");
+    tap_ok(!name_cmp(xa_arm_sysreg_name(0x32f812), "PMEVCNTR9_EL0"),
+           "sysreg S3_3_C14_C9_1 is PMEVCNTR9_EL0");
+    tap_ok(!name_cmp(xa_hypercall_subop_name(24, 8), "set_singleshot_timer"),
+           "vcpu_op 8 is set_singleshot_timer");
+    tap_ok(!name_cmp(xa_hypercall_subop_name(29, 6), "watchdog"),
+           "sched_op 6 is watchdog");
+    tap_ok(!name_cmp(xa_hypercall_subop_name(20, 12), "cache_flush"),
+           "grant_table_op 12 is cache_flush");
+    tap_ok(!name_cmp(xa_hypercall_subop_name(12, 28), "acquire_resource"),
+           "memory_op 28 is acquire_resource");
+    tap_ok(!name_cmp(xa_hypercall_subop_name(24, 15),
+                   "register_vcpu_time_phys_area"),
+           "vcpu_op 15 is register_vcpu_time_phys_area");
+    tap_ok(!xa_hypercall_subop_name(24, 16), "vcpu_op 16 is unnamed");
 }
 
 static const struct fmt_test {
@@ -248,9 +279,17 @@ static const struct fmt_test {
     { "sched_switch", 0x0002800a, XA_HVM_VMX, 4, { 0, 6, 14, 2 },
       " prev=d0v6 next=d14v2" },
     { "hypercall v2", 0x0020100d, XA_HVM_VMX, 2, { 0x00400001, 1 },
-      " op=mmu_update arg1=1" },
+      " op=mmu_update updates=1" },
+    { "hypercall v2 vcpu_op", 0x0020100d, XA_HVM_VMX, 3,
+      { 0x00500018, 8, 1 }, " op=vcpu_op cmd=set_singleshot_timer vcpu=1" },
+    { "hypercall v2 grant_table_op", 0x0020100d, XA_HVM_VMX, 3,
+      { 0x01100014, 5, 3 }, " op=grant_table_op cmd=copy ops=3" },
+    { "hypercall v2 sched_op", 0x0020100d, XA_HVM_VMX, 2,
+      { 0x0010001d, 1 }, " op=sched_op cmd=block" },
+    { "mmu_update preempted", 0x0020100d, XA_HVM_VMX, 2,
+      { 0x00400001, 0x80000005 }, " op=mmu_update updates=5 preempted" },
     { "hypercall v2 64-bit arg", 0x0020100d, XA_HVM_VMX, 3,
-      { 0x00200018, 5, 1 }, " op=vcpu_op arg0=4294967301" },
+      { 0x00200018, 5, 1 }, " op=vcpu_op cmd=register_runstate_memory_area" },
     { "subcall unknown op", 0x0020200e, XA_HVM_VMX, 1, { 0x63 },
       " op=0x63" },
     { "pv page_fault64", 0x00201104, XA_HVM_VMX, 5,

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xenalyze/catalog.h>
+
 #include "synth.h"
 
 enum {
@@ -558,8 +560,16 @@ void truth_record(struct truth *t, unsigned int cpu, uint32_t event,
             set_sub(p, SK_VECTOR, x[0] & 0xff);
         break;
     case EV_HVM_VMMCALL:
-    case EV_ARM_HVC:
         if ( nr >= 1 )
+            set_sub(p, SK_HCALL, x[0]);
+        break;
+    case EV_ARM_HVC:
+        /* a0 is the sub-operation of those hypercalls that have one. */
+        if ( nr >= 2 && xa_hypercall_args(x[0]) &&
+             xa_hypercall_args(x[0])->subop_arg == 0 )
+            set_sub(p, SK_HCALL, x[0] | (uint64_t)((x[1] &
+                    xa_hypercall_args(x[0])->subop_mask) + 1) << 32);
+        else if ( nr >= 1 )
             set_sub(p, SK_HCALL, x[0]);
         break;
     case EV_ARM_SMC:
@@ -669,8 +679,21 @@ static void sub_key(char *buf, size_t len, const struct sub *s)
                  s->kind == SK_MSR_R ? 'r' : 'w');
         break;
     case SK_HCALL:
-        hcall_label(h, sizeof(h), v);
-        snprintf(buf, len, "hypercall:%s", h);
+        hcall_label(h, sizeof(h), (uint32_t)v);
+        if ( v >> 32 )
+        {
+            /* Names are the catalog's; the counts are the truth's own. */
+            const char *n = xa_hypercall_subop_name((uint32_t)v,
+                                                    (uint32_t)(v >> 32) - 1);
+
+            if ( n )
+                snprintf(buf, len, "hypercall:%s:%s", h, n);
+            else
+                snprintf(buf, len, "hypercall:%s:%u", h,
+                         (unsigned int)(v >> 32) - 1);
+        }
+        else
+            snprintf(buf, len, "hypercall:%s", h);
         break;
     case SK_VECTOR:
         snprintf(buf, len, "vector:0x%02llx", v);

@@ -146,8 +146,14 @@ void xa_fmt_arm_call(struct xa_out *o, bool smccc, uint32_t nr, uint64_t arg)
 
     if ( !smccc )
     {
+        const struct xa_hypercall_args *h = xa_hypercall_args(nr);
+
         xa_fmt_kv_name(o, "op", xa_hypercall_name(nr), nr);
-        xa_fmt_kv_x(o, "a0", arg);
+        /* a0 is the sub-operation (cmd) of many hypercalls. */
+        if ( h && h->subop_arg == 0 )
+            xa_fmt_hypercall_args(o, nr, &arg, 1);
+        else
+            xa_fmt_kv_x(o, "a0", arg);
         return;
     }
     xa_fmt_kv_x(o, "fid", nr);

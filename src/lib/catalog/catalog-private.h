@@ -72,5 +72,13 @@ void xa_fmt_arm_call(struct xa_out *o, bool smccc, uint32_t nr, uint64_t arg);
 const char *xa_vector_name(uint32_t vec);
 /* names.c: true when every code table is strictly ascending. */
 bool xa_names_sorted(void);
+bool xa_code_names_ascending(const struct xa_code_name *tab, unsigned int n);
+/* names-arm-sysreg.c: its tables are strictly ascending. */
+bool xa_arm_sysreg_sorted(void);
+/* names-hypercall.c: a hypercall's arguments, decoded (" cmd=..."). */
+void xa_fmt_hypercall_args(struct xa_out *o, uint32_t op,
+                           const uint64_t *args, unsigned int present);
+/* names-hypercall.c: its table is strictly ascending. */
+bool xa_hypercall_subops_sorted(void);
 
 #endif /* CATALOG_PRIVATE_H */

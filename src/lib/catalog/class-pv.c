@@ -33,11 +33,9 @@ static void fmt_hypercall_v1(const struct xa_record *r, struct xa_out *o,
 static void fmt_hypercall_v2(const struct xa_record *r, struct xa_out *o,
                              const struct xa_fmt_ctx *ctx)
 {
-    static const char *const keys[6] = {
-        "arg0", "arg1", "arg2", "arg3", "arg4", "arg5",
-    };
     uint32_t op = r->extra[0] & ~XA_HC_ARG_MASK;
-    unsigned int a, w = 1;
+    uint64_t args[6] = { 0 };
+    unsigned int a, w = 1, present = 0;
 
     (void)ctx;
     xa_fmt_kv_name(o, "op", xa_hypercall_name(op), op);
@@ -48,9 +46,11 @@ static void fmt_hypercall_v2(const struct xa_record *r, struct xa_out *o,
 
         if ( !n || w + n > r->nr_extra )
             continue;
-        xa_fmt_kv_u(o, keys[a], n == 2 ? xa_u64(r, w) : r->extra[w]);
+        args[a] = n == 2 ? xa_u64(r, w) : r->extra[w];
+        present |= 1u << a;
         w += n;
     }
+    xa_fmt_hypercall_args(o, op, args, present);
 }
 
 /*

@@ -2,8 +2,7 @@
 /*
  * Arm names: exception classes (ESR_EL2.EC, Arm ARM D19 / Linux's
  * arch/arm64/include/asm/esr.h), PSCI and SMCCC function ids (Arm DEN0022,
- * DEN0028), and the AArch64 system registers Xen traps
- * (xen/arch/arm/arm64/vsysreg.c).
+ * DEN0028).  System registers: names-arm-sysreg.c.
  */
 #include "catalog-private.h"
 
@@ -102,87 +101,6 @@ static const struct xa_code_name psci_names[] = {
     { 0xc4000013, "MEM_PROTECT_CHECK_RANGE64" },
 };
 
-/* ESR ISS layout of EC 0x18: op0 21:20, op2 19:17, op1 16:14, CRn 13:10, CRm 4:1. */
-#define SR(op0, op1, crn, crm, op2) \
-    ((op0) << 20 | (op2) << 17 | (op1) << 14 | (crn) << 10 | (crm) << 1)
-
-static const struct xa_code_name sysreg_names[] = {
-    { SR(2, 0, 0, 2, 2), "MDSCR_EL1" },
-    { SR(2, 0, 1, 0, 4), "OSLAR_EL1" },
-    { SR(2, 0, 1, 1, 4), "OSLSR_EL1" },
-    { SR(2, 0, 1, 3, 4), "OSDLR_EL1" },
-    { SR(2, 0, 0, 0, 2), "OSDTRRX_EL1" },
-    { SR(2, 0, 0, 3, 2), "OSDTRTX_EL1" },
-    { SR(2, 0, 0, 6, 2), "OSECCR_EL1" },
-    { SR(2, 0, 7, 8, 6), "DBGCLAIMSET_EL1" },
-    { SR(2, 0, 7, 9, 6), "DBGCLAIMCLR_EL1" },
-    { SR(2, 0, 7, 14, 6), "DBGAUTHSTATUS_EL1" },
-    { SR(2, 3, 0, 1, 0), "MDCCSR_EL0" },
-    { SR(2, 3, 0, 4, 0), "DBGDTR_EL0" },
-    { SR(2, 3, 0, 5, 0), "DBGDTRRX_EL0" },
-    { SR(3, 0, 0, 1, 0), "ID_PFR0_EL1" },
-    { SR(3, 0, 0, 4, 0), "ID_AA64PFR0_EL1" },
-    { SR(3, 0, 0, 4, 1), "ID_AA64PFR1_EL1" },
-    { SR(3, 0, 0, 5, 0), "ID_AA64DFR0_EL1" },
-    { SR(3, 0, 0, 6, 0), "ID_AA64ISAR0_EL1" },
-    { SR(3, 0, 0, 6, 1), "ID_AA64ISAR1_EL1" },
-    { SR(3, 0, 0, 7, 0), "ID_AA64MMFR0_EL1" },
-    { SR(3, 0, 0, 7, 1), "ID_AA64MMFR1_EL1" },
-    { SR(3, 0, 0, 7, 2), "ID_AA64MMFR2_EL1" },
-    { SR(3, 0, 1, 0, 0), "SCTLR_EL1" },
-    { SR(3, 0, 1, 0, 1), "ACTLR_EL1" },
-    { SR(3, 0, 2, 0, 0), "TTBR0_EL1" },
-    { SR(3, 0, 2, 0, 1), "TTBR1_EL1" },
-    { SR(3, 0, 2, 0, 2), "TCR_EL1" },
-    { SR(3, 0, 5, 1, 0), "AFSR0_EL1" },
-    { SR(3, 0, 5, 1, 1), "AFSR1_EL1" },
-    { SR(3, 0, 5, 2, 0), "ESR_EL1" },
-    { SR(3, 0, 6, 0, 0), "FAR_EL1" },
-    { SR(3, 0, 10, 2, 0), "MAIR_EL1" },
-    { SR(3, 0, 10, 3, 0), "AMAIR_EL1" },
-    { SR(3, 0, 10, 4, 3), "LORC_EL1" },
-    { SR(3, 0, 10, 4, 7), "LORID_EL1" },
-    { SR(3, 0, 12, 11, 5), "ICC_SGI1R_EL1" },
-    { SR(3, 0, 12, 11, 6), "ICC_ASGI1R_EL1" },
-    { SR(3, 0, 12, 11, 7), "ICC_SGI0R_EL1" },
-    { SR(3, 0, 12, 12, 5), "ICC_SRE_EL1" },
-    { SR(3, 0, 13, 0, 1), "CONTEXTIDR_EL1" },
-    { SR(3, 3, 9, 12, 0), "PMCR_EL0" },
-    { SR(3, 3, 9, 12, 1), "PMCNTENSET_EL0" },
-    { SR(3, 3, 9, 12, 2), "PMCNTENCLR_EL0" },
-    { SR(3, 3, 9, 12, 3), "PMOVSCLR_EL0" },
-    { SR(3, 3, 9, 12, 4), "PMSWINC_EL0" },
-    { SR(3, 3, 9, 12, 5), "PMSELR_EL0" },
-    { SR(3, 3, 9, 12, 6), "PMCEID0_EL0" },
-    { SR(3, 3, 9, 12, 7), "PMCEID1_EL0" },
-    { SR(3, 3, 9, 13, 0), "PMCCNTR_EL0" },
-    { SR(3, 3, 9, 13, 1), "PMXEVTYPER_EL0" },
-    { SR(3, 3, 9, 13, 2), "PMXEVCNTR_EL0" },
-    { SR(3, 3, 9, 14, 0), "PMUSERENR_EL0" },
-    { SR(3, 3, 9, 14, 1), "PMINTENSET_EL1" },
-    { SR(3, 3, 9, 14, 2), "PMINTENCLR_EL1" },
-    { SR(3, 3, 9, 14, 3), "PMOVSSET_EL0" },
-    { SR(3, 3, 14, 0, 0), "CNTFRQ_EL0" },
-    { SR(3, 3, 14, 0, 1), "CNTPCT_EL0" },
-    { SR(3, 3, 14, 2, 0), "CNTP_TVAL_EL0" },
-    { SR(3, 3, 14, 2, 1), "CNTP_CTL_EL0" },
-    { SR(3, 3, 14, 2, 2), "CNTP_CVAL_EL0" },
-    { SR(3, 3, 14, 3, 0), "CNTV_TVAL_EL0" },
-    { SR(3, 3, 14, 3, 1), "CNTV_CTL_EL0" },
-    { SR(3, 3, 14, 3, 2), "CNTV_CVAL_EL0" },
-};
-
-static const char *find_unsorted(const struct xa_code_name *t, unsigned int n,
-                                 uint32_t code)
-{
-    unsigned int i;
-
-    for ( i = 0; i < n; i++ )
-        if ( t[i].code == code )
-            return t[i].name;
-    return NULL;
-}
-
 const char *xa_arm_ec_name(uint32_t ec)
 {
     return xa_code_name_find(ec_names, XA_ARRAY_SIZE(ec_names), ec);
@@ -191,10 +109,4 @@ const char *xa_arm_ec_name(uint32_t ec)
 const char *xa_psci_name(uint32_t fid)
 {
     return xa_code_name_find(psci_names, XA_ARRAY_SIZE(psci_names), fid);
-}
-
-const char *xa_arm_sysreg_name(uint32_t iss)
-{
-    return find_unsorted(sysreg_names, XA_ARRAY_SIZE(sysreg_names),
-                         iss & 0x3ffc1e);
 }

@@ -65,6 +65,26 @@ static const struct xa_code_name hypercalls[] = {
     { 49, "paging_domctl_cont" },
 };
 
+/*
+ * PV events (TRC_PV_ENTRY + n) as upstream xenalyze names them in its
+ * summary ("PV events:").
+ */
+static const struct xa_code_name pv_events[] = {
+    { 1, "hypercall" },
+    { 3, "trap" },
+    { 4, "page_fault" },
+    { 5, "forced_invalid_op" },
+    { 6, "emulate privop" },
+    { 7, "emulate 4g" },
+    { 8, "math state restore" },
+    { 9, "paging fixup" },
+    { 10, "gdt/ldt mapping fault" },
+    { 11, "ptwr" },
+    { 12, "ptwr(pae)" },
+    { 13, "hypercall" },
+    { 14, "hypercall (subcall)" },
+};
+
 /* xen/arch/x86/include/asm/mach-default/irq_vectors.h */
 static const struct xa_code_name vectors[] = {
     { 0x80, "LEGACY_SYSCALL" },
@@ -98,9 +118,24 @@ const char *xa_hypercall_name(uint32_t nr)
     return xa_code_name_find(hypercalls, XA_ARRAY_SIZE(hypercalls), nr);
 }
 
+const char *xa_pv_event_name(uint32_t minor)
+{
+    return xa_code_name_find(pv_events, XA_ARRAY_SIZE(pv_events), minor);
+}
+
 const char *xa_vector_name(uint32_t vec)
 {
     return xa_code_name_find(vectors, XA_ARRAY_SIZE(vectors), vec);
+}
+
+bool xa_code_names_ascending(const struct xa_code_name *tab, unsigned int n)
+{
+    unsigned int i;
+
+    for ( i = 1; i < n; i++ )
+        if ( tab[i - 1].code >= tab[i].code )
+            return false;
+    return true;
 }
 
 /* For the unit test: each table must be strictly ascending. */
@@ -114,12 +149,12 @@ bool xa_names_sorted(void)
         { svm_exits, XA_ARRAY_SIZE(svm_exits) },
         { hypercalls, XA_ARRAY_SIZE(hypercalls) },
         { vectors, XA_ARRAY_SIZE(vectors) },
+        { pv_events, XA_ARRAY_SIZE(pv_events) },
     };
-    unsigned int i, j;
+    unsigned int i;
 
     for ( i = 0; i < XA_ARRAY_SIZE(all); i++ )
-        for ( j = 1; j < all[i].n; j++ )
-            if ( all[i].tab[j - 1].code >= all[i].tab[j].code )
-                return false;
-    return true;
+        if ( !xa_code_names_ascending(all[i].tab, all[i].n) )
+            return false;
+    return xa_arm_sysreg_sorted() && xa_hypercall_subops_sorted();
 }

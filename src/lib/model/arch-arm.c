@@ -179,7 +179,16 @@ void arm_record(struct xa_model *m, const struct xa_record *rec)
         break;
     case XA_TRC_ARM_HVC:
         if ( rec->nr_extra >= 1 )
-            model_exit_sub(v, XA_SUB_HYPERCALL, w[0], false);
+        {
+            /* Bits 32-47: the sub-operation + 1 (a0), 0 when none. */
+            const struct xa_hypercall_args *h = xa_hypercall_args(w[0]);
+            uint64_t key = w[0];
+
+            if ( h && h->subop_arg == 0 && rec->nr_extra >= 2 &&
+                 (w[1] & h->subop_mask) < 0xffff )
+                key |= (uint64_t)((w[1] & h->subop_mask) + 1) << 32;
+            model_exit_sub(v, XA_SUB_HYPERCALL, key, false);
+        }
         break;
     case XA_TRC_ARM_SMC:
         if ( rec->nr_extra >= 1 )

@@ -145,6 +145,40 @@ void x86_hvm_record(struct xa_model *m, struct vcpu *v,
 }
 
 /*
+ * The key of a TRC_PV_HYPERCALL_V2 or _SUBCALL record: the op, and the
+ * sub-operation + 1 in XA_PV_SUBOP_SHIFT's bits when the op has one and
+ * it was traced (__trace_hypercall(): word 0 says which arguments follow,
+ * two bits each from bit 20).
+ */
+static uint32_t pv_hypercall_key(const struct xa_record *rec)
+{
+    uint32_t op = rec->extra[0] & 0xfffff;
+    const struct xa_hypercall_args *h = xa_hypercall_args(op);
+    unsigned int a, w = 1;
+
+    if ( !h || h->subop_arg < 0 )
+        return op;
+    for ( a = 0; a < 6; a++ )
+    {
+        unsigned int bits = (rec->extra[0] >> (20 + 2 * a)) & 3;
+        unsigned int n = bits == 2 ? 2 : bits == 1 ? 1 : 0;
+
+        if ( (int)a == h->subop_arg )
+        {
+            uint32_t sub;
+
+            if ( !n || w >= rec->nr_extra )
+                return op;
+            sub = rec->extra[w] & h->subop_mask;
+            return sub < XA_PV_SUBOP_MAX ? op | (sub + 1) << XA_PV_SUBOP_SHIFT
+                                         : op;
+        }
+        w += n;
+    }
+    return op;
+}
+
+/*
  * PV: TRC_PV_HYPERCALL (word 0: op, v1 64-bit: eip first) and
  * TRC_PV_HYPERCALL_V2 (word 0: op in bits 0-19), subcalls, and every
  * other PV event counted by id.
@@ -160,7 +194,7 @@ void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
         return;
     if ( (ev & 0x0ffff000) == XA_TRC_PV_ENTRY && low == 13 &&
          rec->nr_extra >= 1 )
-        count_tab_add(&v->hypercalls, rec->extra[0] & 0xfffff, 1);
+        count_tab_add(&v->hypercalls, pv_hypercall_key(rec), 1);
     else if ( (ev & 0x0ffff000) == XA_TRC_PV_ENTRY && low == 1 &&
               rec->nr_extra >= 1 )
         count_tab_add(&v->hypercalls,
@@ -169,7 +203,7 @@ void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
     else if ( (ev & 0x0ffff000) == XA_TRC_PV_SUBCALL && low == 14 &&
               rec->nr_extra >= 1 )
         count_tab_add(&v->hypercalls,
-                      (rec->extra[0] & 0xfffff) | XA_PV_SUBCALL_BIT, 1);
+                      pv_hypercall_key(rec) | XA_PV_SUBCALL_BIT, 1);
     else
         count_tab_add(&v->pv_events, ev & ~(uint32_t)XA_TRC_64_FLAG, 1);
 }

@@ -61,8 +61,13 @@ struct exit_tab {
     unsigned int nr, cap;
 };
 
-/* Hypercall keys of multicall subcalls carry this bit. */
+/*
+ * PV hypercall keys: the op in bits 0-19, its sub-operation + 1 in bits
+ * 20-30 (0: none), and multicall subcalls carry XA_PV_SUBCALL_BIT.
+ */
 #define XA_PV_SUBCALL_BIT 0x80000000u
+#define XA_PV_SUBOP_SHIFT 20
+#define XA_PV_SUBOP_MAX 0x7ffu
 
 /* Counters by number (PV hypercalls, PV events). */
 struct count_tab {
@@ -290,5 +295,7 @@ void arm_record(struct xa_model *m, const struct xa_record *rec);
 
 /* summary.c */
 void model_summary_free(struct xa_summary *s);
+/* summary-shape.c: totals, aggregates, order and folding. */
+int summary_shape(struct xa_summary *s);
 
 #endif /* MODEL_PRIVATE_H */

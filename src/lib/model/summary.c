@@ -92,13 +92,25 @@ int xa_sub_key_format(uint8_t kind, uint64_t val, char *buf, size_t size,
         n = snprintf(buf, size, "vector:0x%02llx", (unsigned long long)val);
         break;
     case XA_SUB_HYPERCALL:
-        name = xa_hypercall_name((uint32_t)val);
+    {
+        /* Bits 32-47: the sub-operation + 1, if known. */
+        uint32_t nr = (uint32_t)val, sub = (uint32_t)(val >> 32);
+
+        name = xa_hypercall_name(nr);
         if ( name )
             n = snprintf(buf, size, "hypercall:%s", name);
         else
-            n = snprintf(buf, size, "hypercall:%llu",
-                     (unsigned long long)val);
+            n = snprintf(buf, size, "hypercall:%u", nr);
+        if ( sub-- && n > 0 && (size_t)n < size )
+        {
+            name = xa_hypercall_subop_name(nr, sub);
+            if ( name )
+                n += snprintf(buf + n, size - (size_t)n, ":%s", name);
+            else
+                n += snprintf(buf + n, size - (size_t)n, ":%u", sub);
+        }
         break;
+    }
     case XA_SUB_NPF:
         n = snprintf(buf, size, "npf:0x%08llx", (unsigned long long)val);
         break;
@@ -165,26 +177,6 @@ static char *sub_key(uint8_t kind, uint64_t val, const char **label)
     return xstrdup(buf);
 }
 
-static int cmp_sub(const void *a, const void *b)
-{
-    return strcmp(((const struct xa_sum_sub *)a)->key,
-                  ((const struct xa_sum_sub *)b)->key);
-}
-
-static int cmp_exit(const void *a, const void *b)
-{
-    uint32_t x = ((const struct xa_sum_exit *)a)->code;
-    uint32_t y = ((const struct xa_sum_exit *)b)->code;
-
-    return x < y ? -1 : x > y;
-}
-
-static int cmp_count(const void *a, const void *b)
-{
-    return strcmp(((const struct xa_sum_count *)a)->name,
-                  ((const struct xa_sum_count *)b)->name);
-}
-
 static int cmp_domain(const void *a, const void *b)
 {
     unsigned int x = ((const struct xa_sum_domain *)a)->id;
@@ -223,44 +215,117 @@ enum count_kind {
     COUNT_EVENT,
 };
 
+/* By op (and multicall bit), then sub-operation: an op's keys together. */
+static int cmp_count_id(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint32_t sub = XA_PV_SUBOP_MAX << XA_PV_SUBOP_SHIFT;
+
+    if ( (x & ~sub) != (y & ~sub) )
+        return (x & ~sub) < (y & ~sub) ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static void hypercall_name(char *buf, size_t len, uint32_t key)
+{
+    uint32_t op = key & 0xfffff;
+    const char *n = xa_hypercall_name(op);
+    const char *pfx = (key & XA_PV_SUBCALL_BIT) ? "multicall:" : "";
+
+    if ( n )
+        snprintf(buf, len, "%s%s", pfx, n);
+    else
+        snprintf(buf, len, "%s%u", pfx, op);
+}
+
+/*
+ * PV hypercalls by op (multicall subcalls apart), each with its
+ * sub-operations; PV events by id with upstream's names.  Sorted by key
+ * here; the order of the report is set later (sort_vcpu()).
+ */
 static int build_counts(const struct count_tab *t, enum count_kind kind,
                         struct xa_sum_count **out, unsigned int *nr)
 {
+    uint32_t *keys;
     unsigned int i;
-    char buf[64];
+    char buf[80];
 
     *nr = 0;
     *out = NULL;
     if ( !t->nr )
         return XA_OK;
     *out = calloc(t->nr, sizeof(**out));
-    if ( !*out )
+    keys = malloc(t->nr * sizeof(*keys));
+    if ( !*out || !keys )
+    {
+        free(keys);
         return XA_E_NOMEM;
+    }
+    memcpy(keys, t->keys, t->nr * sizeof(*keys));
+    qsort(keys, t->nr, sizeof(*keys), cmp_count_id);
     for ( i = 0; i < t->nr; i++ )
     {
-        uint32_t k = t->keys[i];
+        uint32_t k = keys[i], n = 0;
+        struct xa_sum_count *c;
+        unsigned int j;
 
-        if ( kind == COUNT_HYPERCALL )
+        for ( j = 0; j < t->nr; j++ )
+            if ( t->keys[j] == k )
+                break;
+        if ( kind == COUNT_EVENT )
         {
-            const char *n = xa_hypercall_name(k & ~XA_PV_SUBCALL_BIT);
-            const char *pfx = (k & XA_PV_SUBCALL_BIT) ? "multicall:" : "";
+            const char *name = xa_pv_event_name(k & 0xfff & ~0x100u);
 
-            if ( n )
-                snprintf(buf, sizeof(buf), "%s%s", pfx, n);
+            c = &(*out)[(*nr)++];
+            c->id = k;
+            c->count = t->counts[j];
+            if ( name )
+                snprintf(buf, sizeof(buf), "%s", name);
             else
-                snprintf(buf, sizeof(buf), "%s%u", pfx,
-                         k & ~XA_PV_SUBCALL_BIT);
+                snprintf(buf, sizeof(buf), "0x%08x", k);
+            if ( !(c->name = xstrdup(buf)) )
+                goto nomem;
+            continue;
         }
-        else
-            snprintf(buf, sizeof(buf), "0x%08x", k);
-        (*out)[i].name = xstrdup(buf);
-        (*out)[i].count = t->counts[i];
-        if ( !(*out)[i].name )
-            return XA_E_NOMEM;
-        (*nr)++;
+        /* A new op, or the same op with another sub-operation. */
+        c = *nr ? &(*out)[*nr - 1] : NULL;
+        if ( !c || c->id != (k & ~(XA_PV_SUBOP_MAX << XA_PV_SUBOP_SHIFT)) )
+        {
+            c = &(*out)[(*nr)++];
+            c->id = k & ~(XA_PV_SUBOP_MAX << XA_PV_SUBOP_SHIFT);
+            hypercall_name(buf, sizeof(buf), c->id);
+            if ( !(c->name = xstrdup(buf)) )
+                goto nomem;
+        }
+        c->count += t->counts[j];
+        n = (k >> XA_PV_SUBOP_SHIFT) & XA_PV_SUBOP_MAX;
+        if ( n-- )
+        {
+            const char *name = xa_hypercall_subop_name(k & 0xfffff, n);
+            struct xa_sum_count *sub = realloc(c->subs, (c->nr_subs + 1) *
+                                                        sizeof(*sub));
+
+            if ( !sub )
+                goto nomem;
+            c->subs = sub;
+            sub = &sub[c->nr_subs];
+            memset(sub, 0, sizeof(*sub));
+            sub->id = n;
+            sub->count = t->counts[j];
+            if ( name )
+                snprintf(buf, sizeof(buf), "%s", name);
+            else
+                snprintf(buf, sizeof(buf), "%u", n);
+            if ( !(sub->name = xstrdup(buf)) )
+                goto nomem;
+            c->nr_subs++;
+        }
     }
-    qsort(*out, *nr, sizeof(**out), cmp_count);
+    free(keys);
     return XA_OK;
+ nomem:
+    free(keys);
+    return XA_E_NOMEM;
 }
 
 static int cmp_stay(const void *a, const void *b)
@@ -340,11 +405,14 @@ static int build_vcpu(const struct xa_model *m, const struct vcpu *v,
                 if ( !se->subs[j].key )
                     return XA_E_NOMEM;
                 se->subs[j].st = &e->subs[j].st;
+                if ( e->subs[j].kind == XA_SUB_OTHER )
+                {
+                    se->subs[j].capped = true;
+                    se->subs[j].folded_keys = XA_SUM_KEYS_UNKNOWN;
+                }
                 se->nr_subs++;
             }
-            qsort(se->subs, se->nr_subs, sizeof(*se->subs), cmp_sub);
         }
-        qsort(sv->exits, sv->nr_exits, sizeof(*sv->exits), cmp_exit);
     }
     rc = build_counts(&v->hypercalls, COUNT_HYPERCALL, &sv->hypercalls,
                       &sv->nr_hypercalls);
@@ -370,9 +438,37 @@ static int build_vcpu(const struct xa_model *m, const struct vcpu *v,
     return rc;
 }
 
+static void sum_vcpu_free(struct xa_sum_vcpu *v)
+{
+    unsigned int k, l;
+
+    for ( k = 0; k < v->nr_exits; k++ )
+    {
+        for ( l = 0; l < v->exits[k].nr_subs; l++ )
+            free(v->exits[k].subs[l].key);
+        free(v->exits[k].subs);
+        free(v->exits[k].reason_owned);
+        free(v->exits[k].other.key);
+    }
+    free(v->exits);
+    for ( k = 0; k < v->nr_hypercalls; k++ )
+    {
+        for ( l = 0; l < v->hypercalls[k].nr_subs; l++ )
+            free(v->hypercalls[k].subs[l].name);
+        free(v->hypercalls[k].subs);
+        free(v->hypercalls[k].name);
+    }
+    free(v->hypercalls);
+    for ( k = 0; k < v->nr_pv_events; k++ )
+        free(v->pv_events[k].name);
+    free(v->pv_events);
+    free(v->guest_irqs);
+    free(v->stays);
+}
+
 void model_summary_free(struct xa_summary *s)
 {
-    unsigned int i, j, k, l;
+    unsigned int i, j;
 
     if ( !s )
         return;
@@ -380,29 +476,21 @@ void model_summary_free(struct xa_summary *s)
     {
         struct xa_sum_domain *d = &s->domains[i];
 
-        for ( j = 0; j < d->nr_vcpus; j++ )
+        if ( d->all )
         {
-            struct xa_sum_vcpu *v = &d->vcpus[j];
-
-            for ( k = 0; k < v->nr_exits; k++ )
-            {
-                for ( l = 0; l < v->exits[k].nr_subs; l++ )
-                    free(v->exits[k].subs[l].key);
-                free(v->exits[k].subs);
-                free(v->exits[k].reason_owned);
-            }
-            free(v->exits);
-            for ( k = 0; k < v->nr_hypercalls; k++ )
-                free(v->hypercalls[k].name);
-            free(v->hypercalls);
-            for ( k = 0; k < v->nr_pv_events; k++ )
-                free(v->pv_events[k].name);
-            free(v->pv_events);
-            free(v->guest_irqs);
-            free(v->stays);
+            sum_vcpu_free(d->all);
+            free(d->all);
         }
+        for ( j = 0; j < d->nr_vcpus; j++ )
+            sum_vcpu_free(&d->vcpus[j]);
         free(d->vcpus);
     }
+    for ( i = 0; i < s->nr_owned; i++ )
+    {
+        xa_stat_dispose(s->owned[i]);
+        free(s->owned[i]);
+    }
+    free(s->owned);
     free(s->domains);
     free(s->pcpus);
     free(s);
@@ -419,6 +507,33 @@ static bool domain_has_guest_data(const struct domain *d)
                              d->vcpus[i]->w2h) )
             return true;
     return false;
+}
+
+static const char *domain_kind(const struct domain *d)
+{
+    unsigned int i;
+
+    if ( d->id == XA_DOM_IDLE )
+        return "idle";
+    if ( d->id == XA_DOM_DEFAULT )
+        return "default";
+    if ( d->id == 0 )
+        return "dom0";
+    for ( i = 0; i < d->nr_vcpus; i++ )
+        if ( d->vcpus[i] )
+            switch ( d->vcpus[i]->type )
+            {
+            case VT_HVM:
+                return "hvm";
+            case VT_PV:
+                return "pv";
+            case VT_ARM:
+                return "arm";
+            case VT_NONE:
+            default:
+                break;
+            }
+    return "guest";
 }
 
 static void decide_arch(const struct xa_model *m, struct xa_summary *s)
@@ -498,6 +613,8 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
     }
     s->first_tsc = m->first_tsc;
     s->last_tsc = m->last_tsc;
+    s->sort = info->sort;
+    s->top = info->top;
     decide_arch(m, s);
 
     s->domains = calloc(m->nr_domains ? m->nr_domains : 1,
@@ -521,6 +638,7 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
                 continue;
             sd = &s->domains[s->nr_domains++];
             sd->id = d->id;
+            sd->kind = domain_kind(d);
             for ( j = 0; j < XA_DRS_NR; j++ )
                 sd->rs[j] = &d->rs[j];
             memcpy(sd->grant_ops, d->grant_ops, sizeof(sd->grant_ops));
@@ -539,6 +657,8 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
         }
     }
     qsort(s->domains, s->nr_domains, sizeof(*s->domains), cmp_domain);
+    if ( summary_shape(s) )
+        goto fail;
 
     for ( n = 0, i = 0; i < m->nr_pcpus; i++ )
         n += m->pcpus[i] && m->pcpus[i]->present;

@@ -79,7 +79,7 @@ static const char *dom_rs_name(unsigned int i)
 }
 
 static void counts(struct xa_out *o, const char *k,
-                   const struct xa_sum_count *c, unsigned int n)
+                   const struct xa_sum_count *c, unsigned int n, bool ids)
 {
     unsigned int i;
 
@@ -91,8 +91,19 @@ static void counts(struct xa_out *o, const char *k,
             xa_out_char(o, ',');
         xa_out_str(o, "{\"name\":");
         xa_out_json_str(o, c[i].name);
+        if ( ids )
+        {
+            xa_out_str(o, ",\"id\":\"0x");
+            xa_out_hexw(o, c[i].id, 8);
+            xa_out_char(o, '"');
+        }
         xa_out_str(o, ",\"count\":");
         xa_out_u64(o, c[i].count);
+        if ( c[i].nr_subs )
+        {
+            xa_out_char(o, ',');
+            counts(o, "sub", c[i].subs, c[i].nr_subs, false);
+        }
         xa_out_char(o, '}');
     }
     xa_out_char(o, ']');
@@ -105,13 +116,34 @@ static void w2h_stat(struct xa_out *o, const char *k, const struct xa_stat *st)
         kv_stats(o, k, st, true);
 }
 
+static void sub_obj(struct xa_out *o, const struct xa_sum_sub *sub)
+{
+    xa_out_char(o, '{');
+    key(o, "key");
+    xa_out_json_str(o, sub->key);
+    xa_out_char(o, ',');
+    if ( sub->label )
+    {
+        key(o, "name");
+        xa_out_json_str(o, sub->label);
+        xa_out_char(o, ',');
+    }
+    if ( sub->capped )
+        xa_out_str(o, "\"capped\":true,");
+    stats_fields(o, sub->st);
+    xa_out_char(o, '}');
+}
+
 static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
 {
     unsigned int i, j;
 
     xa_out_char(o, '{');
-    kv_u(o, "id", v->id, true);
+    if ( v->id != XA_SUM_ALL_VCPUS )
+        kv_u(o, "id", v->id, true);
     runstates(o, v->rs, XA_RS_NR, vcpu_rs_name);
+    if ( v->exit_all )
+        kv_stats(o, "exit_totals", v->exit_all, true);
     xa_out_char(o, ',');
     key(o, "exits");
     xa_out_char(o, '[');
@@ -134,25 +166,14 @@ static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
         {
             if ( j )
                 xa_out_char(o, ',');
-            xa_out_char(o, '{');
-            key(o, "key");
-            xa_out_json_str(o, e->subs[j].key);
-            xa_out_char(o, ',');
-            if ( e->subs[j].label )
-            {
-                key(o, "name");
-                xa_out_json_str(o, e->subs[j].label);
-                xa_out_char(o, ',');
-            }
-            stats_fields(o, e->subs[j].st);
-            xa_out_char(o, '}');
+            sub_obj(o, &e->subs[j]);
         }
         xa_out_str(o, "]}");
     }
     xa_out_str(o, "],");
-    counts(o, "hypercalls", v->hypercalls, v->nr_hypercalls);
+    counts(o, "hypercalls", v->hypercalls, v->nr_hypercalls, false);
     xa_out_char(o, ',');
-    counts(o, "pv_events", v->pv_events, v->nr_pv_events);
+    counts(o, "pv_events", v->pv_events, v->nr_pv_events, true);
     xa_out_char(o, ',');
     key(o, "guest_interrupts");
     xa_out_char(o, '[');
@@ -209,6 +230,9 @@ static void render(const struct xa_summary *s,
     xa_out_char(o, ',');
     kv_u(o, "first_tsc", s->first_tsc, true);
     kv_u(o, "last_tsc", s->last_tsc, true);
+    key(o, "sort");
+    xa_out_json_str(o, xa_sum_sort_name(s->sort));
+    xa_out_char(o, ',');
     key(o, "arch");
     xa_out_json_str(o, s->arch);
     if ( s->hvm_mode )
@@ -304,6 +328,9 @@ static void render(const struct xa_summary *s,
             xa_out_str(o, ",\n");
         xa_out_char(o, '{');
         kv_u(o, "id", d->id, true);
+        key(o, "kind");
+        xa_out_json_str(o, d->kind);
+        xa_out_char(o, ',');
         runstates(o, d->rs, XA_DRS_NR, dom_rs_name);
         xa_out_str(o, ",\"grant_ops\":{");
         kv_u(o, "map", d->grant_ops[0], true);
@@ -313,7 +340,14 @@ static void render(const struct xa_summary *s,
         kv_u(o, "populate", d->pod_populate, true);
         kv_u(o, "zero_reclaim", d->pod_reclaim, true);
         kv_u(o, "superpage_splinter", d->pod_splinter, false);
-        xa_out_str(o, "},\"vcpus\":[");
+        xa_out_str(o, "},");
+        if ( d->all )
+        {
+            key(o, "all_vcpus");
+            vcpu(o, d->all);
+            xa_out_char(o, ',');
+        }
+        xa_out_str(o, "\"vcpus\":[");
         for ( j = 0; j < d->nr_vcpus; j++ )
         {
             if ( j )

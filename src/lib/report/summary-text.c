@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Text summary, laid out as upstream xenalyze's: domain by domain, vCPU
- * by vCPU, runstates then exits with their breakdowns.  Cold path: printf
- * is fine here.
+ * Text summary, laid out as upstream xenalyze's (domain by domain, vCPU
+ * by vCPU, runstates then exits with their breakdowns) in aligned
+ * columns with units in the headers.  The order, totals, aggregates and
+ * folded rows come from the summary (summary-shape.c): this file renders.
+ * Cold path: printf is fine here.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,35 +13,78 @@
 
 #include "report-private.h"
 
-/* Names get NAME_W columns (the header labels below are padded to it). */
-#define NAME_W 36
-#define STAT_HDR "  count   total(s)   mean(cyc)   mean(us)" \
-                 "  [p5 p50 p90 p95 p99 p99.9 (cycles)]"
+/* Percentiles shown in µs, of xa_stat_pcts[] (p50 p90 p99 p99.9). */
+static const unsigned int shown_pcts[] = { 1, 2, 4, 5 };
+#define NR_SHOWN (sizeof(shown_pcts) / sizeof(shown_pcts[0]))
+
+struct ctx {
+    const struct xa_summary *s;
+    struct xa_out *o;
+    int w;                          /* the name column */
+    uint64_t total;                 /* trace cycles */
+};
 
 static double secs(const struct xa_summary *s, uint64_t cycles)
 {
     return xa_ticks_to_s(cycles, s->cpu_hz);
 }
 
-static void stat_line(struct xa_out *o, const struct xa_summary *s,
-                      const char *indent, const char *name,
-                      const struct xa_stat *st, uint64_t total)
+static double usecs(const struct xa_summary *s, uint64_t cycles)
+{
+    return xa_ticks_to_s(cycles, s->cpu_hz) * 1e6;
+}
+
+static void pct(struct xa_out *o, uint64_t part, uint64_t whole)
+{
+    if ( whole )
+        xa_out_printf(o, " %7.2f", 100.0 * (double)part / (double)whole);
+    else
+        xa_out_printf(o, " %7s", "-");
+}
+
+static void stat_header(struct ctx *c, const char *title)
 {
     unsigned int i;
-    uint64_t mean = xa_stat_mean(st);
 
-    xa_out_printf(o, "%s%-*s %8llu %10.6f %11llu %10.3f", indent,
-                  (int)(NAME_W - strlen(indent)), name,
-                  (unsigned long long)st->count, secs(s, st->cycles),
-                  (unsigned long long)mean, secs(s, mean) * 1e6);
-    if ( total )
-        xa_out_printf(o, " %6.2f%%", 100.0 * (double)st->cycles /
-                                     (double)total);
-    xa_out_str(o, "  [");
-    for ( i = 0; i < XA_STAT_NR_PCT; i++ )
-        xa_out_printf(o, "%s%llu", i ? " " : "",
-                      (unsigned long long)xa_stat_pct(st, xa_stat_pcts[i]));
-    xa_out_str(o, "]\n");
+    xa_out_printf(c->o, " %-*s %9s %11s %7s %7s %7s %11s %11s %11s", c->w - 1,
+                  title, "count", "total(s)", "%trace", "%count", "%time",
+                  "mean(cyc)", "mean(us)", "min(us)");
+    for ( i = 0; i < NR_SHOWN; i++ )
+    {
+        char h[16];
+
+        snprintf(h, sizeof(h), "%s(us)", xa_stat_pct_names[shown_pcts[i]]);
+        xa_out_printf(c->o, " %11s", h);
+    }
+    xa_out_printf(c->o, " %11s\n", "max(us)");
+}
+
+/*
+ * One row: name, count, total, % of trace time, % of the vCPU's count
+ * and time (count_all/time_all; 0: not shown), mean, min, percentiles
+ * and max in µs.
+ */
+static void stat_line(struct ctx *c, const char *indent, const char *name,
+                      const struct xa_stat *st, uint64_t count_all,
+                      uint64_t time_all)
+{
+    const struct xa_summary *s = c->s;
+    uint64_t mean = xa_stat_mean(st);
+    unsigned int i;
+
+    xa_out_printf(c->o, "%s%-*s %9llu %11.6f", indent,
+                  (int)(c->w - (int)strlen(indent)), name,
+                  (unsigned long long)st->count, secs(s, st->cycles));
+    pct(c->o, st->cycles, c->total);
+    pct(c->o, st->count, count_all);
+    pct(c->o, st->cycles, time_all);
+    xa_out_printf(c->o, " %11llu %11.3f %11.3f", (unsigned long long)mean,
+                  usecs(s, mean), usecs(s, st->count ? st->min : 0));
+    for ( i = 0; i < NR_SHOWN; i++ )
+        xa_out_printf(c->o, " %11.3f",
+                      usecs(s, xa_stat_pct(st,
+                                           xa_stat_pcts[shown_pcts[i]])));
+    xa_out_printf(c->o, " %11.3f\n", usecs(s, st->max));
 }
 
 static void hz_line(struct xa_out *o, const struct xa_summary *s)
@@ -55,131 +100,324 @@ static void hz_line(struct xa_out *o, const struct xa_summary *s)
                       "wrong)\n");
 }
 
-static void render_vcpu(struct xa_out *o, const struct xa_summary *s,
-                        const struct xa_sum_vcpu *v, uint64_t total)
+/* "KEY NAME" of a sub-row. */
+static void sub_name(char *buf, size_t len, const struct xa_sum_sub *sub)
+{
+    if ( sub->label )
+        snprintf(buf, len, "%s %s", sub->key, sub->label);
+    else
+        snprintf(buf, len, "%s", sub->key);
+}
+
+static void exit_name(char *buf, size_t len, const struct xa_sum_exit *e)
+{
+    snprintf(buf, len, "%s [0x%x]", e->reason, e->code);
+}
+
+static int widest(int w, const char *indent, const char *name)
+{
+    int n = (int)(strlen(indent) + strlen(name));
+
+    return n > w ? n : w;
+}
+
+/* The name column: as wide as the widest name shown. */
+static int measure_vcpu(int w, const struct xa_sum_vcpu *v)
 {
     unsigned int i, j;
+    char buf[160];
 
-    xa_out_printf(o, "-- v%u --\n", v->id);
-    xa_out_str(o, " Runstates:                          " STAT_HDR "\n");
+    for ( i = 0; i < v->nr_exits; i++ )
+    {
+        const struct xa_sum_exit *e = &v->exits[i];
+
+        exit_name(buf, sizeof(buf), e);
+        w = widest(w, "   ", buf);
+        for ( j = 0; j < e->nr_shown; j++ )
+        {
+            sub_name(buf, sizeof(buf), &e->subs[j]);
+            w = widest(w, "      ", buf);
+        }
+        if ( e->other.st )
+            w = widest(w, "      ", e->other.key);
+    }
+    for ( i = 0; i < v->nr_hypercalls; i++ )
+    {
+        w = widest(w, "   ", v->hypercalls[i].name);
+        for ( j = 0; j < v->hypercalls[i].nr_subs; j++ )
+            w = widest(w, "      ", v->hypercalls[i].subs[j].name);
+    }
+    for ( i = 0; i < v->nr_pv_events; i++ )
+        w = widest(w, "   ", v->pv_events[i].name);
+    return w;
+}
+
+static int measure(const struct xa_summary *s)
+{
+    int w = 30;
+    unsigned int i, j;
+
+    for ( i = 0; i < s->nr_domains; i++ )
+    {
+        const struct xa_sum_domain *d = &s->domains[i];
+
+        if ( d->all )
+            w = measure_vcpu(w, d->all);
+        for ( j = 0; j < d->nr_vcpus; j++ )
+            w = measure_vcpu(w, &d->vcpus[j]);
+    }
+    return w;
+}
+
+static void count_table(struct ctx *c, const char *title,
+                        const struct xa_sum_count *t, unsigned int n)
+{
+    uint64_t all = 0;
+    unsigned int i, j;
+
+    for ( i = 0; i < n; i++ )
+        all += t[i].count;
+    xa_out_printf(c->o, " %-*s %9s %7s\n", c->w - 1, title, "count", "%");
+    for ( i = 0; i < n; i++ )
+    {
+        xa_out_printf(c->o, "   %-*s %9llu", c->w - 3, t[i].name,
+                      (unsigned long long)t[i].count);
+        pct(c->o, t[i].count, all);
+        xa_out_char(c->o, '\n');
+        for ( j = 0; j < t[i].nr_subs; j++ )
+        {
+            xa_out_printf(c->o, "      %-*s %9llu", c->w - 6,
+                          t[i].subs[j].name,
+                          (unsigned long long)t[i].subs[j].count);
+            pct(c->o, t[i].subs[j].count, all);
+            xa_out_char(c->o, '\n');
+        }
+    }
+}
+
+static void render_exits(struct ctx *c, const struct xa_sum_vcpu *v)
+{
+    unsigned int i, j;
+    char name[160];
+
+    stat_header(c, "Exit reasons");
+    if ( v->exit_all )
+        stat_line(c, "   ", "all exits", v->exit_all, v->exit_count,
+                  v->exit_cycles);
+    for ( i = 0; i < v->nr_exits; i++ )
+    {
+        const struct xa_sum_exit *e = &v->exits[i];
+
+        exit_name(name, sizeof(name), e);
+        stat_line(c, "   ", name, e->st, v->exit_count, v->exit_cycles);
+        for ( j = 0; j < e->nr_shown; j++ )
+        {
+            sub_name(name, sizeof(name), &e->subs[j]);
+            stat_line(c, "      ", name, e->subs[j].st, v->exit_count,
+                      v->exit_cycles);
+        }
+        if ( e->other.st )
+            stat_line(c, "      ", e->other.key, e->other.st, v->exit_count,
+                      v->exit_cycles);
+    }
+}
+
+static void render_vcpu(struct ctx *c, const struct xa_sum_vcpu *v,
+                        unsigned int nr_vcpus)
+{
+    unsigned int i;
+
+    if ( v->id == XA_SUM_ALL_VCPUS )
+        xa_out_printf(c->o, "-- all %u vCPUs --\n", nr_vcpus);
+    else
+        xa_out_printf(c->o, "-- v%u --\n", v->id);
+    stat_header(c, "Runstates");
     for ( i = 0; i < XA_RS_NR; i++ )
         if ( v->rs[i]->count )
-            stat_line(o, s, i >= XA_RS_RUNNABLE_WAKE &&
+            stat_line(c, i >= XA_RS_RUNNABLE_WAKE &&
                       i <= XA_RS_RUNNABLE_OTHER ? "      " : "   ",
-                      xa_rs_name((enum xa_rs)i), v->rs[i], 0);
+                      xa_rs_name((enum xa_rs)i), v->rs[i], 0, 0);
     if ( v->stay_all && v->stay_all->count )
     {
-        stat_line(o, s, " ", "cpu affinity (stays)", v->stay_all, 0);
+        stat_line(c, " ", "cpu affinity (stays)", v->stay_all, 0, 0);
         for ( i = 0; i < v->nr_stays; i++ )
         {
             char name[24];
 
             snprintf(name, sizeof(name), "[%u]", v->stays[i].cpu);
-            stat_line(o, s, "   ", name, v->stays[i].st, 0);
+            stat_line(c, "   ", name, v->stays[i].st, 0, 0);
         }
     }
     if ( v->nr_exits )
-    {
-        xa_out_str(o, " Exit reasons:                       " STAT_HDR
-                      "  (%: of trace time)\n");
-        for ( i = 0; i < v->nr_exits; i++ )
-        {
-            const struct xa_sum_exit *e = &v->exits[i];
-            char name[48];
-
-            snprintf(name, sizeof(name), "%s [0x%x]", e->reason, e->code);
-            stat_line(o, s, "   ", name, e->st, total);
-            for ( j = 0; j < e->nr_subs; j++ )
-            {
-                const struct xa_sum_sub *sub = &e->subs[j];
-
-                if ( sub->label )
-                {
-                    snprintf(name, sizeof(name), "%s %s", sub->key,
-                             sub->label);
-                    stat_line(o, s, "      ", name, sub->st, total);
-                }
-                else
-                    stat_line(o, s, "      ", sub->key, sub->st, total);
-            }
-        }
-    }
+        render_exits(c, v);
     if ( v->nr_hypercalls )
-    {
-        xa_out_str(o, " PV hypercalls:                 count\n");
-        for ( i = 0; i < v->nr_hypercalls; i++ )
-            xa_out_printf(o, "   %-26s %8llu\n", v->hypercalls[i].name,
-                          (unsigned long long)v->hypercalls[i].count);
-    }
+        count_table(c, "PV hypercalls (sub-operations below)", v->hypercalls,
+                    v->nr_hypercalls);
     if ( v->nr_guest_irqs )
     {
-        xa_out_str(o, " Guest interrupts injected (by vector):    count\n");
+        xa_out_printf(c->o, " %-*s %9s\n", c->w - 1,
+                      "Guest interrupts injected (by vector)", "count");
         for ( i = 0; i < v->nr_guest_irqs; i++ )
         {
             const struct xa_sum_girq *g = &v->guest_irqs[i];
+            char name[16];
 
-            xa_out_printf(o, "   [0x%02x] %-26s %8llu\n", g->vector, "",
+            snprintf(name, sizeof(name), "[0x%02x]", g->vector);
+            xa_out_printf(c->o, "   %-*s %9llu\n", c->w - 3, name,
                           (unsigned long long)g->count);
             if ( g->wake_alone && g->wake_alone->count )
-                stat_line(o, s, "      ", "wake to halt alone", g->wake_alone,
-                          0);
+                stat_line(c, "      ", "wake to halt alone", g->wake_alone,
+                          0, 0);
             if ( g->wake_any && g->wake_any->count )
-                stat_line(o, s, "      ", "wake to halt any", g->wake_any, 0);
+                stat_line(c, "      ", "wake to halt any", g->wake_any, 0,
+                          0);
             if ( g->intr && g->intr->count )
-                stat_line(o, s, "      ", "intr to halt", g->intr, 0);
+                stat_line(c, "      ", "intr to halt", g->intr, 0, 0);
         }
     }
     if ( v->nr_pv_events )
-    {
-        xa_out_str(o, " PV events (by id):             count\n");
-        for ( i = 0; i < v->nr_pv_events; i++ )
-            xa_out_printf(o, "   %-26s %8llu\n", v->pv_events[i].name,
-                          (unsigned long long)v->pv_events[i].count);
-    }
+        count_table(c, "PV events", v->pv_events, v->nr_pv_events);
 }
 
-static void render_pcpus(struct xa_out *o, const struct xa_summary *s)
+static void render_pcpus(struct ctx *c)
 {
+    const struct xa_summary *s = c->s;
     unsigned int i, j;
 
-    xa_out_str(o, "--- Physical CPUs ---\n");
+    xa_out_str(c->o, "--- Physical CPUs ---\n");
     for ( i = 0; i < s->nr_pcpus_arr; i++ )
     {
         const struct xa_sum_pcpu *p = &s->pcpus[i];
+        char title[48];
 
-        xa_out_printf(o, " - cpu %u - (%llu records)\n   time:              "
-                      "              " STAT_HDR "\n", p->id,
-                      (unsigned long long)p->records);
-        stat_line(o, s, "   ", "running", p->running, 0);
-        stat_line(o, s, "   ", "idle", p->idle, 0);
+        snprintf(title, sizeof(title), "cpu %u (%llu records)", p->id,
+                 (unsigned long long)p->records);
+        stat_header(c, title);
+        stat_line(c, "   ", "running", p->running, 0, 0);
+        stat_line(c, "   ", "idle", p->idle, 0, 0);
         if ( p->lost->count )
-            stat_line(o, s, "   ", "lost", p->lost, 0);
-        xa_out_str(o, "   log volume (bytes):");
+            stat_line(c, "   ", "lost", p->lost, 0, 0);
+        xa_out_str(c->o, "   log volume (bytes):");
         for ( j = 0; j < XA_NR_VOLUME; j++ )
             if ( p->volume[j] )
-                xa_out_printf(o, " %s=%llu", xa_volume_name(j),
+                xa_out_printf(c->o, " %s=%llu", xa_volume_name(j),
                               (unsigned long long)p->volume[j]);
-        xa_out_char(o, '\n');
+        xa_out_char(c->o, '\n');
     }
+}
+
+static void domain_title(char *buf, size_t len, const struct xa_sum_domain *d)
+{
+    if ( d->id == 32767 )
+        snprintf(buf, len, "Domain 32767 (idle)");
+    else if ( d->id == 32768 )
+        snprintf(buf, len, "Domain 32768 (default: before any record "
+                 "said which vCPU ran)");
+    else
+        snprintf(buf, len, "Domain %u (%s)", d->id, d->kind);
+}
+
+/* A row of the overview: exits, exit time and runstate times. */
+static void overview_row(struct ctx *c, const char *name,
+                         const struct xa_sum_vcpu *v)
+{
+    static const enum xa_rs cols[] = {
+        XA_RS_RUNNING, XA_RS_RUNNABLE, XA_RS_BLOCKED, XA_RS_OFFLINE,
+        XA_RS_LOST,
+    };
+    unsigned int i;
+
+    xa_out_printf(c->o, " %-14s %9llu %12.6f", name,
+                  (unsigned long long)v->exit_count,
+                  secs(c->s, v->exit_cycles));
+    pct(c->o, v->exit_cycles, c->total);
+    for ( i = 0; i < sizeof(cols) / sizeof(cols[0]); i++ )
+        xa_out_printf(c->o, " %11.6f", secs(c->s, v->rs[cols[i]]->cycles));
+    xa_out_char(c->o, '\n');
+}
+
+static void render_overview(struct ctx *c)
+{
+    const struct xa_summary *s = c->s;
+    unsigned int i, j;
+    char name[32];
+
+    xa_out_str(c->o, "--- Overview: exits and runstates (s) per domain "
+                     "and vCPU ---\n");
+    xa_out_printf(c->o, " %-14s %9s %12s %7s %11s %11s %11s %11s %11s\n",
+                  "vCPU", "exits", "exit time(s)", "%trace", "running",
+                  "runnable", "blocked", "offline", "lost");
+    for ( i = 0; i < s->nr_domains; i++ )
+    {
+        const struct xa_sum_domain *d = &s->domains[i];
+
+        if ( d->nr_vcpus > 1 && d->all )
+        {
+            snprintf(name, sizeof(name), "d%u (%u vCPUs)", d->id,
+                     d->nr_vcpus);
+            overview_row(c, name, d->all);
+        }
+        for ( j = 0; j < d->nr_vcpus; j++ )
+        {
+            snprintf(name, sizeof(name), "%sd%uv%u",
+                     d->nr_vcpus > 1 ? "  " : "", d->id, d->vcpus[j].id);
+            overview_row(c, name, &d->vcpus[j]);
+        }
+    }
+}
+
+static void render_legend(struct xa_out *o)
+{
+    xa_out_str(o,
+        "--- Legend ---\n"
+        " %trace: of the trace's time; %count, %time: of the vCPU's (or the "
+        "domain's) exits\n"
+        "   and exit time.  Percentiles come from a histogram (within "
+        "0.8%); min, max exact.\n"
+        " vCPU runstates: running; runnable (waiting for a pCPU; _wake: "
+        "after blocked or\n"
+        "   offline, _preempt: after running); blocked; offline; lost (in "
+        "a lost-records gap).\n"
+        " Domain runstates: blocked (no vCPU running or runnable); "
+        "partial_run; full_run;\n"
+        "   partial_contention (runnable, none running); "
+        "concurrency_hazard (some running,\n"
+        "   others runnable); full_contention; lost.\n"
+        " Domain 32767 is the idle domain (its vCPUs: the pCPUs idling); "
+        "32768 the default\n"
+        "   domain, standing for \"not known yet\" before a record says "
+        "which vCPU ran.\n"
+        " An exit ends at the next entry, or earlier when its vCPU becomes "
+        "runnable.\n");
 }
 
 static void render(const struct xa_summary *s,
                    const struct xa_report_opts *opts, struct xa_out *o)
 {
-    uint64_t total = s->last_tsc > s->first_tsc ? s->last_tsc - s->first_tsc
-                                                : 0;
+    struct ctx c = {
+        .s = s, .o = o, .w = measure(s),
+        .total = s->last_tsc > s->first_tsc ? s->last_tsc - s->first_tsc : 0,
+    };
     unsigned int i, j;
 
     xa_out_printf(o, "Total time: %.6f s (%llu cycles), %llu records, "
-                  "%u physical CPUs\n", secs(s, total),
-                  (unsigned long long)total, (unsigned long long)s->records,
+                  "%u physical CPUs\n", secs(s, c.total),
+                  (unsigned long long)c.total, (unsigned long long)s->records,
                   s->nr_pcpus);
     hz_line(o, s);
     xa_out_printf(o, "Architecture: %s", s->arch);
     if ( s->hvm_mode )
         xa_out_printf(o, "; HVM exits read as %s", s->hvm_mode_reason);
     xa_out_char(o, '\n');
+    xa_out_printf(o, "Order: by %s%s (--sort); ", xa_sum_sort_name(s->sort),
+                  s->sort == XA_SORT_CODE ? ", ascending" : ", descending");
+    if ( s->top )
+        xa_out_printf(o, "at most %u sub-rows per exit, the rest as "
+                      "\"other\" (--top)\n", s->top);
+    else
+        xa_out_str(o, "every sub-row (--top=0)\n");
 
+    render_overview(&c);
     xa_out_str(o, "--- Log volume summary (bytes) ---\n");
     for ( i = 0; i < s->nr_pcpus_arr; i++ )
     {
@@ -192,22 +430,20 @@ static void render(const struct xa_summary *s,
                               (unsigned long long)p->volume[j]);
     }
     if ( opts && opts->report_pcpu )
-        render_pcpus(o, s);
+        render_pcpus(&c);
 
     for ( i = 0; i < s->nr_domains; i++ )
     {
         const struct xa_sum_domain *d = &s->domains[i];
+        char title[96];
 
-        if ( d->id == 32768 )
-            xa_out_str(o, "|-- Domain 32768 (unknown: exits before any record "
-                          "said which vCPU ran) --|\n");
-        else
-            xa_out_printf(o, "|-- Domain %u --|\n", d->id);
-        xa_out_str(o, " Runstates:                          " STAT_HDR "\n");
+        domain_title(title, sizeof(title), d);
+        xa_out_printf(o, "|-- %s --|\n", title);
+        stat_header(&c, "Runstates");
         for ( j = 0; j < XA_DRS_NR; j++ )
             if ( d->rs[j]->count )
-                stat_line(o, s, "   ", xa_dom_rs_name((enum xa_dom_rs)j),
-                          d->rs[j], 0);
+                stat_line(&c, "   ", xa_dom_rs_name((enum xa_dom_rs)j),
+                          d->rs[j], 0, 0);
         if ( d->grant_ops[0] || d->grant_ops[1] || d->grant_ops[2] )
             xa_out_printf(o, " Grant table ops: map %llu, unmap %llu, "
                           "transfer %llu\n",
@@ -220,9 +456,12 @@ static void render(const struct xa_summary *s,
                           (unsigned long long)d->pod_populate,
                           (unsigned long long)d->pod_reclaim,
                           (unsigned long long)d->pod_splinter);
+        if ( d->nr_vcpus > 1 && d->all )
+            render_vcpu(&c, d->all, d->nr_vcpus);
         for ( j = 0; j < d->nr_vcpus; j++ )
-            render_vcpu(o, s, &d->vcpus[j], total);
+            render_vcpu(&c, &d->vcpus[j], d->nr_vcpus);
     }
+    render_legend(o);
     if ( s->diag )
         xa_report_diag_text(s->diag, o);
 }

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Shaping the summary once it is built: totals per vCPU, every domain's
+ * vCPUs aggregated, the order (--sort) and the folding of sub-rows
+ * beyond --top into one "other (K keys)" row.  Everything a report
+ * writer shows is computed here, so that writers only render.
+ */
+#define _GNU_SOURCE     /* qsort_r() */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-private.h"
+
+static const char *const sort_names[] = {
+    [XA_SORT_TIME] = "time",
+    [XA_SORT_COUNT] = "count",
+    [XA_SORT_MEAN] = "mean",
+    [XA_SORT_P99] = "p99",
+    [XA_SORT_CODE] = "code",
+};
+
+const char *xa_sum_sort_name(enum xa_sum_sort s)
+{
+    return (unsigned int)s <= XA_SORT_CODE ? sort_names[s] : "?";
+}
+
+int xa_sum_sort_parse(const char *str, enum xa_sum_sort *out)
+{
+    unsigned int i;
+
+    for ( i = 0; i <= XA_SORT_CODE; i++ )
+        if ( !strcmp(str, sort_names[i]) )
+        {
+            *out = (enum xa_sum_sort)i;
+            return XA_OK;
+        }
+    return XA_E_INVAL;
+}
+
+/* A statistic the summary owns, empty; NULL when out of memory. */
+static struct xa_stat *owned_stat(struct xa_summary *s)
+{
+    struct xa_stat *st;
+
+    if ( s->nr_owned == s->cap_owned )
+    {
+        unsigned int cap = s->cap_owned ? s->cap_owned * 2 : 64;
+        struct xa_stat **n = realloc(s->owned, cap * sizeof(*n));
+
+        if ( !n )
+            return NULL;
+        s->owned = n;
+        s->cap_owned = cap;
+    }
+    st = calloc(1, sizeof(*st));
+    if ( !st )
+        return NULL;
+    xa_stat_init(st);
+    s->owned[s->nr_owned++] = st;
+    return st;
+}
+
+/* Sort keys: the statistic's value under the order, descending. */
+static uint64_t sort_value(const struct xa_stat *st, enum xa_sum_sort how)
+{
+    switch ( how )
+    {
+    case XA_SORT_COUNT:
+        return st->count;
+    case XA_SORT_MEAN:
+        return xa_stat_mean(st);
+    case XA_SORT_P99:
+        return xa_stat_pct(st, 99.0);
+    case XA_SORT_TIME:
+    case XA_SORT_CODE:
+    default:
+        return st->cycles;
+    }
+}
+
+/* A statistic of the summary's own (aggregates), to add into. */
+static struct xa_stat *mutable_stat(const struct xa_stat *st)
+{
+    union {
+        const struct xa_stat *c;
+        struct xa_stat *m;
+    } u = { .c = st };
+
+    return u.m;
+}
+
+static int cmp_u64_desc(uint64_t x, uint64_t y)
+{
+    return x > y ? -1 : x < y;
+}
+
+static int cmp_sub(const void *a, const void *b, void *arg)
+{
+    const struct xa_sum_sub *x = a, *y = b;
+    enum xa_sum_sort cur_sort = *(const enum xa_sum_sort *)arg;
+    int c;
+
+    /* The model's "other" row goes last whatever the order. */
+    if ( x->capped != y->capped )
+        return x->capped ? 1 : -1;
+    if ( cur_sort != XA_SORT_CODE &&
+         (c = cmp_u64_desc(sort_value(x->st, cur_sort),
+                           sort_value(y->st, cur_sort))) )
+        return c;
+    return strcmp(x->key, y->key);
+}
+
+static int cmp_exit(const void *a, const void *b, void *arg)
+{
+    const struct xa_sum_exit *x = a, *y = b;
+    enum xa_sum_sort cur_sort = *(const enum xa_sum_sort *)arg;
+    int c;
+
+    if ( cur_sort != XA_SORT_CODE &&
+         (c = cmp_u64_desc(sort_value(x->st, cur_sort),
+                           sort_value(y->st, cur_sort))) )
+        return c;
+    return x->code < y->code ? -1 : x->code > y->code;
+}
+
+/* Counters: by count unless the order is by code, then by id. */
+static int cmp_count(const void *a, const void *b, void *arg)
+{
+    const struct xa_sum_count *x = a, *y = b;
+    enum xa_sum_sort cur_sort = *(const enum xa_sum_sort *)arg;
+    int c;
+
+    if ( cur_sort != XA_SORT_CODE && (c = cmp_u64_desc(x->count, y->count)) )
+        return c;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void sort_counts(struct xa_sum_count *c, unsigned int n,
+                        enum xa_sum_sort how)
+{
+    unsigned int i;
+
+    qsort_r(c, n, sizeof(*c), cmp_count, &how);
+    for ( i = 0; i < n; i++ )
+        qsort_r(c[i].subs, c[i].nr_subs, sizeof(*c[i].subs), cmp_count,
+                &how);
+}
+
+/* The sub-rows beyond top, folded into one. */
+static int fold_subs(struct xa_summary *s, struct xa_sum_exit *e)
+{
+    struct xa_stat *st;
+    unsigned int i;
+    char key[48];
+
+    e->nr_shown = e->nr_subs;
+    if ( !s->top || e->nr_subs <= s->top + 1 )
+        return XA_OK;
+    /* The model's "other" stays in view when it is among the rest. */
+    e->nr_shown = s->top;
+    if ( !(st = owned_stat(s)) )
+        return XA_E_NOMEM;
+    e->other.folded_keys = 0;
+    for ( i = s->top; i < e->nr_subs; i++ )
+    {
+        if ( xa_stat_merge(st, e->subs[i].st) )
+            return XA_E_NOMEM;
+        if ( e->subs[i].folded_keys == XA_SUM_KEYS_UNKNOWN )
+            e->other.capped = true;
+        else
+            e->other.folded_keys += 1;
+    }
+    snprintf(key, sizeof(key), "other (%u keys%s)", e->other.folded_keys,
+             e->other.capped ? " and more" : "");
+    e->other.key = strdup(key);
+    if ( !e->other.key )
+        return XA_E_NOMEM;
+    e->other.st = st;
+    return XA_OK;
+}
+
+static int shape_vcpu(struct xa_summary *s, struct xa_sum_vcpu *v)
+{
+    struct xa_stat *all = NULL;
+    unsigned int i;
+
+    v->exit_cycles = v->exit_count = 0;
+    for ( i = 0; i < v->nr_exits; i++ )
+    {
+        struct xa_sum_exit *e = &v->exits[i];
+
+        v->exit_cycles += e->st->cycles;
+        v->exit_count += e->st->count;
+        if ( !all && !(all = owned_stat(s)) )
+            return XA_E_NOMEM;
+        if ( xa_stat_merge(all, e->st) )
+            return XA_E_NOMEM;
+        qsort_r(e->subs, e->nr_subs, sizeof(*e->subs), cmp_sub, &s->sort);
+        if ( fold_subs(s, e) )
+            return XA_E_NOMEM;
+    }
+    v->exit_all = all;
+    qsort_r(v->exits, v->nr_exits, sizeof(*v->exits), cmp_exit, &s->sort);
+    sort_counts(v->hypercalls, v->nr_hypercalls, s->sort);
+    sort_counts(v->pv_events, v->nr_pv_events, s->sort);
+    return XA_OK;
+}
+
+/* Aggregates: the exit of code in agg, created on first use. */
+static struct xa_sum_exit *agg_exit(struct xa_summary *s,
+                                    struct xa_sum_vcpu *agg,
+                                    const struct xa_sum_exit *src,
+                                    unsigned int cap)
+{
+    struct xa_sum_exit *e;
+    struct xa_stat *st;
+    unsigned int i;
+
+    for ( i = 0; i < agg->nr_exits; i++ )
+        if ( agg->exits[i].code == src->code )
+            return &agg->exits[i];
+    if ( agg->nr_exits == cap || !(st = owned_stat(s)) )
+        return NULL;
+    e = &agg->exits[agg->nr_exits++];
+    memset(e, 0, sizeof(*e));
+    e->code = src->code;
+    e->reason = src->reason;
+    if ( src->reason_owned )
+    {
+        e->reason = e->reason_owned = strdup(src->reason_owned);
+        if ( !e->reason_owned )
+            return NULL;
+    }
+    e->st = st;
+    return e;
+}
+
+static int agg_sub(struct xa_summary *s, struct xa_sum_exit *e,
+                   const struct xa_sum_sub *src)
+{
+    struct xa_sum_sub *n;
+    struct xa_stat *st;
+    unsigned int i;
+
+    for ( i = 0; i < e->nr_subs; i++ )
+        if ( !strcmp(e->subs[i].key, src->key) )
+            return xa_stat_merge(mutable_stat(e->subs[i].st), src->st);
+    n = realloc(e->subs, (e->nr_subs + 1) * sizeof(*n));
+    if ( !n )
+        return XA_E_NOMEM;
+    e->subs = n;
+    n = &n[e->nr_subs];
+    *n = *src;
+    n->key = strdup(src->key);
+    if ( !n->key || !(st = owned_stat(s)) )
+    {
+        free(n->key);
+        return XA_E_NOMEM;
+    }
+    n->st = st;
+    e->nr_subs++;
+    return xa_stat_merge(st, src->st);
+}
+
+/* Counters of several vCPUs added by id (and sub-operation). */
+static int agg_counts(struct xa_sum_count **dst, unsigned int *nr,
+                      const struct xa_sum_count *src, unsigned int n)
+{
+    unsigned int i, j;
+
+    for ( i = 0; i < n; i++ )
+    {
+        struct xa_sum_count *c = NULL;
+
+        for ( j = 0; j < *nr && !c; j++ )
+            if ( (*dst)[j].id == src[i].id )
+                c = &(*dst)[j];
+        if ( !c )
+        {
+            struct xa_sum_count *t = realloc(*dst, (*nr + 1) * sizeof(*t));
+
+            if ( !t )
+                return XA_E_NOMEM;
+            *dst = t;
+            c = &t[(*nr)++];
+            memset(c, 0, sizeof(*c));
+            c->id = src[i].id;
+            if ( !(c->name = strdup(src[i].name)) )
+                return XA_E_NOMEM;
+        }
+        c->count += src[i].count;
+        if ( agg_counts(&c->subs, &c->nr_subs, src[i].subs, src[i].nr_subs) )
+            return XA_E_NOMEM;
+    }
+    return XA_OK;
+}
+
+static int aggregate_domain(struct xa_summary *s, struct xa_sum_domain *d)
+{
+    struct xa_sum_vcpu *agg;
+    unsigned int i, j, k, cap = 0;
+
+    d->exit_cycles = d->exit_count = 0;
+    if ( !d->nr_vcpus )
+        return XA_OK;
+    for ( i = 0; i < d->nr_vcpus; i++ )
+        cap += d->vcpus[i].nr_exits;
+    agg = d->all = calloc(1, sizeof(*agg));
+    if ( !agg || (cap && !(agg->exits = calloc(cap, sizeof(*agg->exits)))) )
+        return XA_E_NOMEM;
+    agg->id = XA_SUM_ALL_VCPUS;
+    for ( k = 0; k < XA_RS_NR; k++ )
+    {
+        struct xa_stat *st = owned_stat(s);
+
+        if ( !st )
+            return XA_E_NOMEM;
+        for ( i = 0; i < d->nr_vcpus; i++ )
+            if ( xa_stat_merge(st, d->vcpus[i].rs[k]) )
+                return XA_E_NOMEM;
+        agg->rs[k] = st;
+    }
+    for ( i = 0; i < d->nr_vcpus; i++ )
+    {
+        const struct xa_sum_vcpu *v = &d->vcpus[i];
+
+        for ( j = 0; j < v->nr_exits; j++ )
+        {
+            const struct xa_sum_exit *src = &v->exits[j];
+            struct xa_sum_exit *e = agg_exit(s, agg, src, cap);
+
+            if ( !e || xa_stat_merge(mutable_stat(e->st), src->st) )
+                return XA_E_NOMEM;
+            for ( k = 0; k < src->nr_subs; k++ )
+                if ( agg_sub(s, e, &src->subs[k]) )
+                    return XA_E_NOMEM;
+        }
+        if ( agg_counts(&agg->hypercalls, &agg->nr_hypercalls,
+                        v->hypercalls, v->nr_hypercalls) ||
+             agg_counts(&agg->pv_events, &agg->nr_pv_events, v->pv_events,
+                        v->nr_pv_events) )
+            return XA_E_NOMEM;
+    }
+    if ( shape_vcpu(s, agg) )
+        return XA_E_NOMEM;
+    d->exit_cycles = agg->exit_cycles;
+    d->exit_count = agg->exit_count;
+    return XA_OK;
+}
+
+int summary_shape(struct xa_summary *s)
+{
+    unsigned int i, j;
+
+    for ( i = 0; i < s->nr_domains; i++ )
+    {
+        struct xa_sum_domain *d = &s->domains[i];
+
+        for ( j = 0; j < d->nr_vcpus; j++ )
+            if ( shape_vcpu(s, &d->vcpus[j]) )
+                return XA_E_NOMEM;
+        if ( aggregate_domain(s, d) )
+            return XA_E_NOMEM;
+    }
+    return XA_OK;
+}
