@@ -159,6 +159,25 @@ XA_API void xa_model_set_observer(struct xa_model *m,
 XA_API int xa_model_add_observer(struct xa_model *m,
                                  const struct xa_model_observer *obs);
 
+/**
+ * xa_model_set_filter - what the summary covers
+ * @f: a time window (--from/--to) and the domains or vCPUs to report
+ * @hz: the clock rate given by the user, or 0 (the trace's clock record,
+ *      else the default, as for the summary)
+ *
+ * The model still follows every record (to know every vCPU's state), but
+ * counts only what happens inside the window: an interval (runstate,
+ * pCPU running/idle/lost, CPU stay) counts for its part inside; an exit
+ * or a wake-to-halt sample counts when it begins inside, its time cut at
+ * the window's end; counters (PV hypercalls and events, injected
+ * interrupts, grant and PoD operations, records and log volume) count
+ * the records inside.  The domain and vCPU selection applies when the
+ * summary is built.  Call before feeding.
+ */
+struct xa_filter;
+XA_API void xa_model_set_filter(struct xa_model *m, const struct xa_filter *f,
+                                uint64_t hz);
+
 /* Processes one record of the merged stream. */
 XA_API void xa_model_feed(struct xa_model *m, const struct xa_record *rec);
 

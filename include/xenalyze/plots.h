@@ -12,6 +12,7 @@
 #ifndef XA_PLOTS_H
 #define XA_PLOTS_H
 
+#include <xenalyze/filter.h>
 #include <xenalyze/model.h>
 #include <xenalyze/out.h>
 
@@ -45,6 +46,14 @@ struct xa_plots_opts {
     unsigned int interval_ms;       /* interval length */
     const unsigned int *domains;    /* TOTAL_TIME: columns; GUEST_INT: 1 */
     unsigned int nr_domains;
+    /*
+     * --from/--to/--domain/--vcpu, or NULL: a point is plotted when its
+     * time is in the window and its vCPU selected (IRQ points have no
+     * vCPU: only the window applies); interval rows start at --from and
+     * end with the last one that starts before --to, and count what ends
+     * inside; --interval-domain-total-time-all lists selected domains.
+     */
+    const struct xa_filter *filter;
 };
 
 struct xa_plots;

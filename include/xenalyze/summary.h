@@ -205,6 +205,17 @@ struct xa_summary {
     struct xa_sum_pcpu *pcpus;
     unsigned int nr_pcpus_arr;
 
+    /*
+     * What it covers (xa_model_set_filter()): the window in TSC, the span
+     * of the trace inside it (the basis of "% of trace time"), and
+     * whether domains or vCPUs were selected (the others are left out).
+     */
+    bool windowed;
+    uint64_t win_lo, win_hi;        /* UINT64_MAX: open */
+    uint64_t span_first, span_last; /* the trace's timestamps inside */
+    uint64_t from_ns, to_ns;        /* as given; to_ns UINT64_MAX: open */
+    bool selected;
+
     /* How it was built (xa_summary_info). */
     enum xa_sum_sort sort;
     unsigned int top;               /* sub-rows shown per exit; 0: all */

@@ -341,7 +341,8 @@ const struct cli_option cli_options[] = {
 
     /* Selection */
     { "from", 0, CLI_ARG_REQ, "SECONDS", CLI_G_SELECT,
-      "start at this time from the trace's first timestamp", h_time, 0 },
+      "start at this time from the trace's first timestamp\n"
+      "(summary, plots and dump)", h_time, 0 },
     { "to", 0, CLI_ARG_REQ, "SECONDS", CLI_G_SELECT,
       "stop at this time (exclusive)", h_time, 1 },
     { "domain", 0, CLI_ARG_REQ, "D[,D...]", CLI_G_SELECT,
@@ -564,11 +565,10 @@ int cli_opts_check(struct cli_opts *o)
                 "no summary or plots beside it\n");
         return -1;
     }
-    if ( xa_filter_active(&o->filter) && o->mode != CLI_DUMP &&
-         (!o->perfetto || o->summary_given || plots) )
+    if ( xa_filter_active(&o->filter) && o->mode == CLI_COUNT )
     {
-        fprintf(stderr, "xenalyze: --from, --to, --domain and --vcpu apply "
-                "to --dump-all and --perfetto only so far\n");
+        fprintf(stderr, "xenalyze: --from, --to, --domain and --vcpu do "
+                "not apply to --count\n");
         return -1;
     }
     return 0;

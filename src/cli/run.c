@@ -157,6 +157,8 @@ int cli_run(const struct cli_opts *o)
         struct xa_model_observer obs;
 
         popts.hz = o->hz;
+        if ( xa_filter_active(&o->filter) )
+            popts.filter = &o->filter;
         rc = xa_plots_new(&popts, &out, &plots);
         if ( rc )
         {
@@ -191,6 +193,8 @@ int cli_run(const struct cli_opts *o)
         xa_timeline_observer(timeline, &obs);
         xa_model_add_observer(model, &obs);
     }
+    if ( o->mode == CLI_SUMMARY && xa_filter_active(&o->filter) )
+        xa_model_set_filter(model, &o->filter, o->hz_given ? o->hz : 0);
     xa_dump_init(&dump, cat, o->hz);
     dump.show_tsc = o->show_tsc;
     if ( xa_filter_active(&o->filter) )

@@ -99,8 +99,17 @@ void arm_hvm_record(struct xa_model *m, struct vcpu *v,
         model_exit_sub(v, XA_SUB_WFI, rec->extra[0] & 1, true);
         break;
     case XA_TRC_HVM_ARM_HYPERCALL:
-        model_exit_sub(v, XA_SUB_HYPERCALL, rec->extra[0], false);
+    {
+        /* Bits 32-47: the sub-operation + 1 (a0), 0 when none. */
+        const struct xa_hypercall_args *h = xa_hypercall_args(rec->extra[0]);
+        uint64_t key = rec->extra[0];
+
+        if ( h && h->subop_arg == 0 && rec->nr_extra >= 2 &&
+             (rec->extra[1] & h->subop_mask) < 0xffff )
+            key |= (uint64_t)((rec->extra[1] & h->subop_mask) + 1) << 32;
+        model_exit_sub(v, XA_SUB_HYPERCALL, key, false);
         break;
+    }
     case XA_TRC_HVM_ARM_SMCCC:
         model_exit_sub(v, XA_SUB_SMC, rec->extra[0], false);
         break;
@@ -137,7 +146,10 @@ void arm_record(struct xa_model *m, const struct xa_record *rec)
     if ( ev == XA_TRC_ARM_CLOCK )
     {
         if ( rec->nr_extra >= 2 && !m->clock_hz )
+        {
             m->clock_hz = w[0] | ((uint64_t)w[1] << 32);
+            model_window_update(m);
+        }
         return;
     }
     v = model_guest_vcpu(m, rec, VT_ARM);

@@ -190,7 +190,7 @@ void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
 
     m->pv_records++;
     v = model_guest_vcpu(m, rec, VT_PV);
-    if ( !v )
+    if ( !v || !win_in(m, rec->tsc) )
         return;
     if ( (ev & 0x0ffff000) == XA_TRC_PV_ENTRY && low == 13 &&
          rec->nr_extra >= 1 )

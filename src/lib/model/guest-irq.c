@@ -24,7 +24,8 @@ void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
     if ( !w && !(w = v->w2h = calloc(1, sizeof(*w))) )
         return;
     g = &w->vec[vec];
-    g->count++;
+    if ( win_in(m, rec->tsc) )
+        g->count++;
     if ( w->waking && !w->wake_vector )
     {
         w->wake_vector = vec;
@@ -55,8 +56,11 @@ void girq_entry(struct vcpu *v, uint64_t tsc)
         }
 }
 
-/* The vCPU halts (running to blocked): every started clock stops. */
-static void w2h_halt(struct w2h *w, uint64_t tsc)
+/*
+ * The vCPU halts (running to blocked): every started clock stops.  A
+ * sample belongs to the window its clock starts in, cut at --to.
+ */
+static void w2h_halt(const struct xa_model *m, struct w2h *w, uint64_t tsc)
 {
     unsigned int i;
 
@@ -67,7 +71,8 @@ static void w2h_halt(struct w2h *w, uint64_t tsc)
 
         if ( !g->start_tsc )
             continue;
-        t = g->start_tsc == 1 || tsc < g->start_tsc ? 0 : tsc - g->start_tsc;
+        t = g->start_tsc == 1 || tsc < g->start_tsc ||
+            !win_in(m, g->start_tsc) ? 0 : win_clip(m, g->start_tsc, tsc);
         if ( t && !g->times )
             g->times = calloc(W2H_NR, sizeof(*g->times));
         if ( t && g->times )
@@ -94,7 +99,8 @@ static void w2h_halt(struct w2h *w, uint64_t tsc)
  * "waking" until the vCPU enters the guest; a halt (running to blocked)
  * stops every started clock.
  */
-void girq_runstate(struct vcpu *v, int old_rs, int new_rs, uint64_t tsc)
+void girq_runstate(const struct xa_model *m, struct vcpu *v, int old_rs,
+                   int new_rs, uint64_t tsc)
 {
     struct w2h *w = v->w2h;
     bool wake = new_rs == RS_RUNNABLE && old_rs == RS_BLOCKED;
@@ -113,7 +119,7 @@ void girq_runstate(struct vcpu *v, int old_rs, int new_rs, uint64_t tsc)
         if ( w->waking && old_rs == RS_RUNNING && new_rs != RS_OFFLINE )
             w->waking = false;
         if ( new_rs == RS_BLOCKED && old_rs == RS_RUNNING && w->interrupts )
-            w2h_halt(w, tsc);
+            w2h_halt(m, w, tsc);
     }
 }
 

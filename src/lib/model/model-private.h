@@ -6,6 +6,7 @@
 #ifndef MODEL_PRIVATE_H
 #define MODEL_PRIVATE_H
 
+#include <xenalyze/filter.h>
 #include <xenalyze/model.h>
 #include <xenalyze/stats.h>
 #include <xenalyze/summary.h>
@@ -226,6 +227,16 @@ struct xa_model {
     struct xa_summary *summary;
 
     /*
+     * The accounting window (--from/--to) in TSC, [win_lo, win_hi): the
+     * model follows every record, but counts only what happens inside
+     * (see win_clip()).  Without a filter: [0, UINT64_MAX).
+     */
+    uint64_t win_lo, win_hi;
+    bool win_pending;               /* set when the first TSC is known */
+    uint64_t win_hz;                /* the rate given, or 0: the trace's */
+    struct xa_filter filter;
+
+    /*
      * Callbacks: one well-predicted test each where they may fire.  obs
      * is the one observer, or with several the fan-out of observer.c.
      */
@@ -244,6 +255,27 @@ static inline void model_diag(struct xa_model *m, enum xa_diag_kind kind,
     if ( OBS(m, anomaly) )
         m->obs.anomaly(m->obs.arg, kind, cpu);
 }
+
+/* The length of [a, b) inside the window; 0 when none of it is. */
+static inline uint64_t win_clip(const struct xa_model *m, uint64_t a,
+                                uint64_t b)
+{
+    if ( a < m->win_lo )
+        a = m->win_lo;
+    if ( b > m->win_hi )
+        b = m->win_hi;
+    return b > a ? b - a : 0;
+}
+
+/* Whether an event at tsc is inside the window. */
+static inline bool win_in(const struct xa_model *m, uint64_t tsc)
+{
+    return tsc >= m->win_lo && tsc < m->win_hi;
+}
+
+/* model.c: (re)computes the window once the rate and time 0 are known. */
+void model_window_update(struct xa_model *m);
+const struct xa_filter *model_filter(const struct xa_model *m);
 
 /* model.c, for the architecture files */
 struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
@@ -277,7 +309,8 @@ int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n);
 void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
                  const struct xa_record *rec);
 void girq_entry(struct vcpu *v, uint64_t tsc);
-void girq_runstate(struct vcpu *v, int old_rs, int new_rs, uint64_t tsc);
+void girq_runstate(const struct xa_model *m, struct vcpu *v, int old_rs,
+                   int new_rs, uint64_t tsc);
 void girq_reset(struct vcpu *v);
 void girq_free(struct vcpu *v);
 

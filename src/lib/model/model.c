@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xenalyze/clock.h>
 #include <xenalyze/merge.h>
 
 #include "model-private.h"
@@ -55,6 +56,8 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
         break;
     }
     memset(m->seen_ids, 0xff, sizeof(m->seen_ids));
+    m->win_hi = UINT64_MAX;
+    xa_filter_init(&m->filter);
     *out = m;
     return XA_OK;
 }
@@ -302,9 +305,10 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
                         (enum xa_vcpu_rs)new_rs, tsc,
                         v->state_tsc > 0 && v->state_tsc < tsc
                         ? tsc - v->state_tsc : 0);
-    if ( v->state_tsc > 0 && v->state_tsc < tsc && v->state <= RS_LOST )
+    if ( v->state_tsc > 0 && v->state_tsc < tsc && v->state <= RS_LOST &&
+         win_clip(m, v->state_tsc, tsc) )
     {
-        uint64_t c = tsc - v->state_tsc;
+        uint64_t c = win_clip(m, v->state_tsc, tsc);
 
         xa_stat_add(&v->rs[rs_report[v->state]], c);
         if ( v->state == RS_RUNNABLE && v->runnable != RUNNABLE_NONE )
@@ -342,8 +346,9 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
 
     if ( d->id == XA_DOM_DEFAULT )
         return;
-    if ( d->state_tsc > 0 && d->state_tsc < tsc )
-        xa_stat_add(&d->rs[d->state], tsc - d->state_tsc);
+    if ( d->state_tsc > 0 && d->state_tsc < tsc &&
+         win_clip(m, d->state_tsc, tsc) )
+        xa_stat_add(&d->rs[d->state], win_clip(m, d->state_tsc, tsc));
     d->state = domain_classify(d);
     d->state_tsc = tsc;
 }
@@ -356,10 +361,10 @@ static void pcpu_time_update(struct xa_model *m, struct pcpu *p,
     {
         uint64_t c = tsc > p->time_tsc ? tsc - p->time_tsc : 0;
 
-        if ( c )
+        if ( c && win_clip(m, p->time_tsc, tsc) )
             xa_stat_add(p->current->d->id == XA_DOM_IDLE ? &p->idle
                                                            : &p->running,
-                        c);
+                        win_clip(m, p->time_tsc, tsc));
         if ( OBS(m, pcpu_time) )
             m->obs.pcpu_time(m->obs.arg, p->id, tsc, c);
     }
@@ -402,14 +407,19 @@ static void vcpu_prev_update(struct xa_model *m, struct pcpu *p,
  * trace ends): the stay counts for that pCPU.  (Upstream counts it for the
  * pCPU it moves to.)
  */
-static void stay_end(struct vcpu *v, uint64_t tsc)
+static void stay_end(const struct xa_model *m, struct vcpu *v, uint64_t tsc)
 {
     struct stay *s = NULL;
     unsigned int i;
+    uint64_t c;
 
     if ( !v->pcpu_tsc || !v->p || tsc < v->pcpu_tsc )
         return;
-    xa_stat_add(&v->stay_all, tsc - v->pcpu_tsc);
+    c = win_clip(m, v->pcpu_tsc, tsc);
+    /* A stay of length 0 inside the window counts, as before. */
+    if ( !c && !(tsc == v->pcpu_tsc && win_in(m, tsc)) )
+        return;
+    xa_stat_add(&v->stay_all, c);
     for ( i = 0; i < v->nr_stays; i++ )
         if ( v->stays[i].cpu == v->p->id )
             s = &v->stays[i];
@@ -429,7 +439,7 @@ static void stay_end(struct vcpu *v, uint64_t tsc)
         s->cpu = v->p->id;
         xa_stat_init(&s->st);
     }
-    xa_stat_add(&s->st, tsc - v->pcpu_tsc);
+    xa_stat_add(&s->st, c);
 }
 
 static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
@@ -453,7 +463,7 @@ static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
             next->state_tsc = 0;
         if ( next->p != p )
         {
-            stay_end(next, tsc);
+            stay_end(m, next, tsc);
             next->pcpu_tsc = tsc;
         }
     }
@@ -535,7 +545,7 @@ static void sched_runstate(struct xa_model *m, struct pcpu *p,
         model_exit_close(m, v, rec->tsc);
 
     if ( (v->type == VT_HVM || v->type == VT_ARM) && v->state != RS_LOST )
-        girq_runstate(v, old_rs, new_rs, rec->tsc);
+        girq_runstate(m, v, old_rs, new_rs, rec->tsc);
 
     if ( v->state != old_rs )
     {
@@ -642,8 +652,8 @@ static void lost_end(struct xa_model *m, struct pcpu *p)
     p->lost_end_pending = false;
     if ( !p->lost_active )
         return;
-    if ( tsc > p->lost_tsc )
-        xa_stat_add(&p->lost, tsc - p->lost_tsc);
+    if ( tsc > p->lost_tsc && win_clip(m, p->lost_tsc, tsc) )
+        xa_stat_add(&p->lost, win_clip(m, p->lost_tsc, tsc));
     if ( OBS(m, lost) )
         m->obs.lost(m->obs.arg, p->id, false, tsc,
                     tsc > p->lost_tsc ? tsc - p->lost_tsc : 0);
@@ -772,6 +782,11 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc)
         m->obs.exit_closed(m->obs.arg, v->d->id, v->id, v->exit_code,
                            v->sub_kind, v->sub_val, v->exit_tsc, tsc,
                            v->exit_rip);
+    /* An exit belongs to the window it begins in; its time ends at --to. */
+    if ( !win_in(m, v->exit_tsc) )
+        return;
+    if ( tsc > m->win_hi )
+        c = m->win_hi - v->exit_tsc;
     e = exit_slot_get(v, v->exit_code);
     if ( !e )
         return;
@@ -949,7 +964,6 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
         return;
     }
     m->records++;
-    p->records++;
     if ( p->lost_end_pending && ev != XA_TRC_LOST_RECORDS )
         lost_end(m, p);
     if ( rec->has_tsc == 1 )
@@ -961,12 +975,18 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
         {
             m->first_tsc = rec->tsc;
             m->have_tsc = true;
+            if ( m->win_pending )
+                model_window_update(m);
         }
         if ( rec->tsc > m->last_tsc )
             m->last_tsc = rec->tsc;
     }
-    p->volume[volume_index(ev)] += 4u + (rec->has_tsc ? 8u : 0u) +
-                                   4u * rec->nr_extra;
+    if ( win_in(m, rec->tsc) )
+    {
+        p->records++;
+        p->volume[volume_index(ev)] += 4u + (rec->has_tsc ? 8u : 0u) +
+                                       4u * rec->nr_extra;
+    }
     check_known(m, rec);
 
     switch ( XA_TRC_MAIN(ev) )
@@ -974,7 +994,10 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
     case XA_TRC_GEN >> 16:
         if ( ev == XA_TRC_TRACE_CLOCK_KHZ && rec->nr_extra >= 1 &&
              !m->clock_hz )
+        {
             m->clock_hz = rec->extra[0] * 1000ull;
+            model_window_update(m);
+        }
         else if ( ev == XA_TRC_LOST_RECORDS )
         {
             if ( p->lost_end_pending )
@@ -998,6 +1021,8 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
         arm_record(m, rec);
         break;
     case XA_TRC_MEM >> 16:
+        if ( !win_in(m, rec->tsc) )
+            break;
         if ( (ev & 0xfff) >= 1 && (ev & 0xfff) <= 3 && p->current )
         {
             struct domain *d = p->current->d;
@@ -1037,10 +1062,50 @@ void xa_model_finish(struct xa_model *m)
             for ( j = 0; j < d->nr_vcpus; j++ )
                 if ( d->vcpus[j] && d->id != XA_DOM_DEFAULT )
                 {
-                    stay_end(d->vcpus[j], m->last_tsc);
+                    stay_end(m, d->vcpus[j], m->last_tsc);
                     d->vcpus[j]->pcpu_tsc = 0;
                 }
     }
+}
+
+/*
+ * The window in TSC: time 0 is the first timestamp, the rate the one
+ * given, else the trace's clock record, else the default (as the
+ * summary's cpu_hz).  Called at the first timestamp and when a clock
+ * record changes the rate.
+ */
+void model_window_update(struct xa_model *m)
+{
+    uint64_t hz = m->win_hz;
+
+    if ( !xa_filter_has_window(&m->filter) )
+        return;
+    if ( !hz )
+        hz = m->clock_hz >= XA_HZ_MIN && m->clock_hz <= XA_HZ_MAX
+             ? m->clock_hz : XA_HZ_DEFAULT;
+    if ( !m->have_tsc )
+    {
+        /* Nothing counts before time 0 is known. */
+        m->win_lo = UINT64_MAX;
+        m->win_pending = true;
+        return;
+    }
+    m->win_pending = false;
+    xa_filter_tsc_window(&m->filter, m->first_tsc, hz, &m->win_lo,
+                         &m->win_hi);
+}
+
+void xa_model_set_filter(struct xa_model *m, const struct xa_filter *f,
+                         uint64_t hz)
+{
+    m->filter = *f;
+    m->win_hz = hz;
+    model_window_update(m);
+}
+
+const struct xa_filter *model_filter(const struct xa_model *m)
+{
+    return &m->filter;
 }
 
 bool xa_model_pcpu_current(const struct xa_model *m, unsigned int cpu,

@@ -584,6 +584,7 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
                                           const struct xa_summary_info *info)
 {
     struct xa_summary *s;
+    const struct xa_filter *f;
     unsigned int i, j, n;
 
     model_summary_free(m->summary);
@@ -615,6 +616,17 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
     s->last_tsc = m->last_tsc;
     s->sort = info->sort;
     s->top = info->top;
+    f = model_filter(m);
+    s->windowed = xa_filter_has_window(f);
+    s->win_lo = m->win_lo;
+    s->win_hi = m->win_hi;
+    s->from_ns = f->from_ns;
+    s->to_ns = f->to_ns;
+    s->selected = f->nr_domains || f->nr_vcpus;
+    s->span_first = m->first_tsc > m->win_lo ? m->first_tsc : m->win_lo;
+    s->span_last = m->last_tsc < m->win_hi ? m->last_tsc : m->win_hi;
+    if ( s->span_last < s->span_first )
+        s->span_last = s->span_first;
     decide_arch(m, s);
 
     s->domains = calloc(m->nr_domains ? m->nr_domains : 1,
@@ -636,6 +648,8 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
              */
             if ( d->id == XA_DOM_DEFAULT && !domain_has_guest_data(d) )
                 continue;
+            if ( !xa_filter_domain(f, d->id) )
+                continue;
             sd = &s->domains[s->nr_domains++];
             sd->id = d->id;
             sd->kind = domain_kind(d);
@@ -651,7 +665,7 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
             if ( !sd->vcpus )
                 goto fail;
             for ( j = 0; j < d->nr_vcpus; j++ )
-                if ( d->vcpus[j] &&
+                if ( d->vcpus[j] && xa_filter_vcpu(f, d->id, j) &&
                      build_vcpu(m, d->vcpus[j], &sd->vcpus[sd->nr_vcpus++]) )
                     goto fail;
         }

@@ -29,6 +29,7 @@ struct xa_plots {
     struct xa_out *out;
     uint64_t first_tsc, last_tsc;
     bool have_first;
+    uint64_t win_lo, win_hi;        /* the filter's window, in TSC */
 
     /* Intervals */
     uint64_t interval_cycles;
@@ -92,9 +93,27 @@ static struct plot_dom *dom_get(struct xa_plots *pl, unsigned int id)
 
 /* Observer callbacks */
 
+/* Whether a point of this vCPU at tsc is shown (see plots.h). */
+static bool sel(const struct xa_plots *pl, unsigned int dom,
+                unsigned int vcpu, uint64_t tsc)
+{
+    const struct xa_filter *f = pl->o.filter;
+
+    return !f || (tsc >= pl->win_lo && tsc < pl->win_hi &&
+                  xa_filter_vcpu(f, dom, vcpu));
+}
+
+static bool sel_time(const struct xa_plots *pl, uint64_t tsc)
+{
+    return tsc >= pl->win_lo && tsc < pl->win_hi;
+}
+
 static void on_domain_new(void *arg, unsigned int dom)
 {
     struct xa_plots *pl = arg;
+
+    if ( pl->o.filter && !xa_filter_domain(pl->o.filter, dom) )
+        return;
 
     if ( pl->o.interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT )
     {
@@ -128,6 +147,8 @@ static void on_runstate(void *arg, unsigned int dom, unsigned int vcpu,
     struct xa_plots *pl = arg;
     struct xa_out *o = pl->out;
 
+    if ( !sel(pl, dom, vcpu, tsc) )
+        return;
     if ( pl->o.plots & XA_PLOT_RUNSTATE )
     {
         put_vcpu(pl, dom, vcpu);
@@ -167,7 +188,8 @@ static void on_schedule(void *arg, unsigned int dom, unsigned int vcpu,
 {
     struct xa_plots *pl = arg;
 
-    if ( dom == XA_DOM_IDLE || dom == XA_DOM_DEFAULT )
+    if ( dom == XA_DOM_IDLE || dom == XA_DOM_DEFAULT ||
+         !sel(pl, dom, vcpu, tsc) )
         return;
     if ( old_pcpu >= 0 )
     {
@@ -189,9 +211,9 @@ static void on_exit_open(void *arg, unsigned int dom, unsigned int vcpu,
 {
     struct xa_plots *pl = arg;
 
-    (void)dom;
-    (void)vcpu;
     (void)code;
+    if ( !sel(pl, dom, vcpu, tsc) )
+        return;
     /* Upstream prints the rip as a signed number. */
     put_time(pl, tsc);
     xa_out_char(pl->out, ' ');
@@ -208,6 +230,8 @@ static void on_exit_closed(void *arg, unsigned int dom, unsigned int vcpu,
 
     (void)code;
     (void)rip;
+    if ( !sel(pl, dom, vcpu, exit_tsc) )
+        return;
     if ( (pl->o.plots & XA_PLOT_EXTINT_CYCLES) && sub_kind == XA_SUB_VECTOR &&
          sub_val == pl->o.extint_vector && exit_tsc <= tsc )
     {
@@ -235,8 +259,8 @@ static void on_guest_irq(void *arg, unsigned int dom, unsigned int vcpu,
     struct xa_plots *pl = arg;
     unsigned int i;
 
-    (void)vcpu;
-    (void)tsc;
+    if ( !sel(pl, dom, vcpu, tsc) )
+        return;
     /* Upstream lists every domain's vectors, in the order first seen. */
     for ( i = 0; i < pl->nr_vectors; i++ )
         if ( pl->vectors[i] == vector )
@@ -344,9 +368,16 @@ void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
         {
             pl->have_first = true;
             pl->first_tsc = pl->start_tsc = tsc;
+            if ( pl->o.filter )
+            {
+                xa_filter_tsc_window(pl->o.filter, tsc, pl->o.hz,
+                                     &pl->win_lo, &pl->win_hi);
+                pl->start_tsc = pl->win_lo;
+            }
         }
         else if ( pl->o.interval != XA_INTERVAL_NONE && tsc >= pl->start_tsc )
-            while ( tsc - pl->start_tsc > pl->interval_cycles )
+            while ( tsc - pl->start_tsc > pl->interval_cycles &&
+                    pl->start_tsc < pl->win_hi )
             {
                 interval_row(pl);
                 pl->start_tsc += pl->interval_cycles;
@@ -356,7 +387,7 @@ void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
     if ( (pl->o.plots & XA_PLOT_RDTSC) && ev == RDTSC_EVENT &&
          rec->nr_extra >= 2 &&
          xa_model_pcpu_current(m, rec->cpu, &dom, &vcpu) &&
-         dom != XA_DOM_IDLE )
+         dom != XA_DOM_IDLE && sel(pl, dom, vcpu, tsc) )
     {
         put_vcpu(pl, dom, vcpu);
         put_time(pl, tsc);
@@ -365,7 +396,7 @@ void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
         xa_out_char(pl->out, '\n');
     }
     if ( (pl->o.plots & XA_PLOT_IRQ) && ev == IRQ_HANDLED &&
-         rec->nr_extra >= 1 )
+         rec->nr_extra >= 1 && sel_time(pl, tsc) )
     {
         xa_out_char(pl->out, 'i');
         xa_out_hex(pl->out, rec->extra[0]);
@@ -423,6 +454,7 @@ int xa_plots_new(const struct xa_plots_opts *opts, struct xa_out *out,
     if ( !pl )
         return XA_E_NOMEM;
     pl->o = *opts;
+    pl->win_hi = UINT64_MAX;
     pl->out = out;
     /* Upstream: milliseconds times the rate, truncated. */
     pl->interval_cycles = (uint64_t)((unsigned __int128)opts->interval_ms *

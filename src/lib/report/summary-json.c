@@ -233,6 +233,17 @@ static void render(const struct xa_summary *s,
     key(o, "sort");
     xa_out_json_str(o, xa_sum_sort_name(s->sort));
     xa_out_char(o, ',');
+    if ( s->windowed || s->selected )
+    {
+        xa_out_str(o, "\"window\":{");
+        kv_u(o, "from_ns", s->from_ns, true);
+        if ( s->to_ns != UINT64_MAX )
+            kv_u(o, "to_ns", s->to_ns, true);
+        kv_u(o, "first_tsc", s->span_first, true);
+        kv_u(o, "last_tsc", s->span_last, true);
+        xa_out_str(o, s->selected ? "\"selected\":true}," :
+                                    "\"selected\":false},");
+    }
     key(o, "arch");
     xa_out_json_str(o, s->arch);
     if ( s->hvm_mode )

@@ -396,15 +396,36 @@ static void render(const struct xa_summary *s,
 {
     struct ctx c = {
         .s = s, .o = o, .w = measure(s),
-        .total = s->last_tsc > s->first_tsc ? s->last_tsc - s->first_tsc : 0,
+        .total = s->span_last - s->span_first,
     };
+    uint64_t trace = s->last_tsc > s->first_tsc ? s->last_tsc - s->first_tsc
+                                                : 0;
     unsigned int i, j;
 
     xa_out_printf(o, "Total time: %.6f s (%llu cycles), %llu records, "
-                  "%u physical CPUs\n", secs(s, c.total),
-                  (unsigned long long)c.total, (unsigned long long)s->records,
+                  "%u physical CPUs\n", secs(s, trace),
+                  (unsigned long long)trace, (unsigned long long)s->records,
                   s->nr_pcpus);
     hz_line(o, s);
+    if ( s->windowed )
+    {
+        xa_out_printf(o, "Window: %llu.%09llu s to ",
+                      (unsigned long long)(s->from_ns / 1000000000u),
+                      (unsigned long long)(s->from_ns % 1000000000u));
+        if ( s->to_ns == UINT64_MAX )
+            xa_out_str(o, "the end");
+        else
+            xa_out_printf(o, "%llu.%09llu s",
+                          (unsigned long long)(s->to_ns / 1000000000u),
+                          (unsigned long long)(s->to_ns % 1000000000u));
+        xa_out_printf(o, " (--from/--to): %.6f s of the trace; intervals "
+                      "count their part inside, exits\n  and wake-to-halt "
+                      "times count where they begin, cut at the end; %%trace "
+                      "is of the window\n", secs(s, c.total));
+    }
+    if ( s->selected )
+        xa_out_str(o, "Selection: only the domains and vCPUs of --domain/"
+                      "--vcpu are listed (pCPUs: all)\n");
     xa_out_printf(o, "Architecture: %s", s->arch);
     if ( s->hvm_mode )
         xa_out_printf(o, "; HVM exits read as %s", s->hvm_mode_reason);
