@@ -17,6 +17,8 @@
 #include <xenalyze/model.h>
 #include <xenalyze/stats.h>
 #include <xenalyze/summary.h>
+#include <xenalyze/diff.h>
+#include <xenalyze/slowest.h>
 #include <xenalyze/report.h>
 #include <xenalyze/plots.h>
 #include <xenalyze/pipeline.h>

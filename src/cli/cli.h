@@ -20,6 +20,7 @@ struct cli_opts {
     uint64_t hz;
     bool hz_given;
     bool json;
+    const char *format;             /* "text", "json", "csv" */
     bool report_pcpu;
     bool show_tsc;
     bool strict;
@@ -33,6 +34,8 @@ struct cli_opts {
     const char *perfetto;           /* --perfetto=FILE, or NULL */
     enum xa_sum_sort sort;          /* --sort */
     unsigned int top;               /* --top; 0: every sub-row */
+    unsigned int slowest;           /* --slowest=N; 0: none */
+    bool slowest_per_reason;
     bool noted_ignored;             /* "no effect" said once */
 };
 
@@ -80,5 +83,7 @@ int cli_opts_check(struct cli_opts *o);
 void cli_usage(FILE *f);
 
 int cli_run(const struct cli_opts *o);
+/* xenalyze diff A B (diff.c). */
+int cli_diff(int argc, char **argv);
 
 #endif /* XA_CLI_H */

@@ -64,6 +64,8 @@ int main(int argc, char **argv)
     char shorts[64];
     int c, rc;
 
+    if ( argc > 1 && !strcmp(argv[1], "diff") )
+        return cli_diff(argc - 1, argv + 1);
     cli_opts_init(&o);
     if ( build_getopt(&lopts, shorts, sizeof(shorts)) )
     {

@@ -17,6 +17,7 @@ void cli_opts_init(struct cli_opts *o)
     o->hz = XA_HZ_DEFAULT;
     o->plots.interval_ms = 1000;
     o->sort = XA_SORT_TIME;
+    o->format = "text";
     o->top = 10;
     xa_filter_init(&o->filter);
 }
@@ -142,12 +143,10 @@ static int h_vcpu(struct cli_opts *o, const struct cli_option *opt,
 static int h_format(struct cli_opts *o, const struct cli_option *opt,
                     const char *arg)
 {
-    if ( !strcmp(arg, "text") )
-        o->json = false;
-    else if ( !strcmp(arg, "json") )
-        o->json = true;
-    else
-        return bad_arg(opt, arg, "text or json");
+    if ( strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "csv") )
+        return bad_arg(opt, arg, "text, json or csv");
+    o->format = arg;
+    o->json = strcmp(arg, "text") != 0;     /* every row, no --top */
     return 0;
 }
 
@@ -164,6 +163,25 @@ static int h_top(struct cli_opts *o, const struct cli_option *opt,
 {
     if ( parse_uint(arg, 1000000, &o->top) )
         return bad_arg(opt, arg, "a number of sub-rows (0: all)");
+    return 0;
+}
+
+static int h_slowest(struct cli_opts *o, const struct cli_option *opt,
+                     const char *arg)
+{
+    if ( parse_uint(arg, 10000, &o->slowest) || !o->slowest )
+        return bad_arg(opt, arg, "a number of exits, 1 to 10000");
+    return 0;
+}
+
+static int h_slowest_per_reason(struct cli_opts *o,
+                                const struct cli_option *opt,
+                                const char *arg)
+{
+    (void)opt, (void)arg;
+    o->slowest_per_reason = true;
+    if ( !o->slowest )
+        o->slowest = 3;
     return 0;
 }
 
@@ -352,13 +370,20 @@ const struct cli_option cli_options[] = {
 
     /* Summary */
     { "format", 0, CLI_ARG_REQ, "FMT", CLI_G_SUMMARY,
-      "summary format: text (default) or json", h_format, 0 },
+      "summary format: text (default), json or csv\n"
+      "(docs/summary-json.md, docs/csv.md)", h_format, 0 },
     { "sort", 0, CLI_ARG_REQ, "KEY", CLI_G_SUMMARY,
       "order of exits, sub-rows and counters: time (default),\n"
       "count, mean, p99 (descending) or code", h_sort, 0 },
     { "top", 0, CLI_ARG_REQ, "N", CLI_G_SUMMARY,
       "text: N sub-rows per exit, the rest folded into one\n"
       "\"other (K keys)\" row (default 10; 0: all)", h_top, 0 },
+    { "slowest", 0, CLI_ARG_REQ, "N", CLI_G_SUMMARY,
+      "after the text summary: the N longest exits, each with\n"
+      "its pCPU's records and others' scheduling records", h_slowest, 0 },
+    { "slowest-per-reason", 0, NOARG, CLI_G_SUMMARY,
+      "--slowest: N per exit reason (default N 3)",
+      h_slowest_per_reason, 0 },
     { "report-pcpu", 0, NOARG, CLI_G_SUMMARY,
       "add per-physical-CPU utilisation", h_report_pcpu, 0 },
 
@@ -519,6 +544,7 @@ void cli_usage(FILE *f)
     unsigned int g;
 
     fprintf(f, "Usage: xenalyze [OPTION...] TRACE\n"
+            "       xenalyze diff [OPTION...] A B   (xenalyze diff --help)\n"
             "Analyse a xentrace file (TRACE, or - for standard input).\n");
     for ( g = 0; g < CLI_G_NR; g++ )
     {
@@ -563,6 +589,11 @@ int cli_opts_check(struct cli_opts *o)
     {
         fprintf(stderr, "xenalyze: --perfetto=- takes standard output: "
                 "no summary or plots beside it\n");
+        return -1;
+    }
+    if ( o->slowest && (o->mode != CLI_SUMMARY || strcmp(o->format, "text")) )
+    {
+        fprintf(stderr, "xenalyze: --slowest goes with the text summary\n");
         return -1;
     }
     if ( xa_filter_active(&o->filter) && o->mode == CLI_COUNT )

@@ -15,6 +15,7 @@ struct summary_ctx {
     struct xa_model *model;
     struct xa_plots *plots;         /* NULL: none asked for */
     struct xa_timeline *timeline;   /* NULL: none asked for */
+    struct xa_slowest *slowest;     /* NULL: no --slowest */
     struct xa_out *out;
     uint64_t n;
 };
@@ -25,7 +26,7 @@ static void consume_summary(void *arg, const struct xa_record *r,
     struct summary_ctx *c = arg;
     unsigned int i;
 
-    if ( c->plots || c->timeline )
+    if ( c->plots || c->timeline || c->slowest )
     {
         /* The model's observers write plots and timeline as it goes. */
         for ( i = 0; i < n; i++ )
@@ -35,6 +36,9 @@ static void consume_summary(void *arg, const struct xa_record *r,
                 xa_plots_record(c->plots, &r[i], c->model);
             if ( c->timeline )
                 xa_timeline_record(c->timeline, &r[i], c->model);
+            /* --slowest's rings see each record before the model. */
+            if ( c->slowest )
+                xa_slowest_record(c->slowest, &r[i], c->model);
             xa_model_feed(c->model, &r[i]);
         }
         xa_out_maybe_flush(c->out);
@@ -105,6 +109,45 @@ static int open_timeline(const char *path)
     return fd;
 }
 
+/* --slowest on a file: exits longer than the rings, from a second read. */
+static void slowest_second_pass(const struct cli_opts *o,
+                                struct xa_slowest *s)
+{
+    struct xa_diag diag, mdiag;
+    struct xa_reader *rd = NULL;
+    struct xa_merge *mg = NULL;
+    struct xa_catalog *cat = NULL;
+    struct xa_model *model = NULL;
+    struct xa_model_opts mopts = { .hvm_mode = o->hvm_mode };
+    struct xa_model_observer obs;
+    struct xa_record buf[256];
+    unsigned int i, got;
+    int rc;
+
+    xa_diag_init(&diag);
+    xa_diag_init(&mdiag);
+    if ( xa_reader_open(o->path, &diag, &rd) || xa_merge_new(rd, &mg) ||
+         xa_catalog_new(&cat) ||
+         xa_model_new(cat, &mdiag, &mopts, &model) )
+        goto out;
+    xa_slowest_refill(s);
+    xa_slowest_observer(s, &obs);
+    xa_model_add_observer(model, &obs);
+    do {
+        got = xa_merge_read(mg, buf, 256, &rc);
+        for ( i = 0; i < got; i++ )
+        {
+            xa_slowest_record(s, &buf[i], model);
+            xa_model_feed(model, &buf[i]);
+        }
+    } while ( rc == XA_OK );
+ out:
+    xa_model_free(model);
+    xa_catalog_free(cat);
+    xa_merge_free(mg);
+    xa_reader_free(rd);
+}
+
 static int finish_status(const struct cli_opts *o, const struct xa_diag *diag)
 {
     if ( o->strict && xa_diag_total(diag, o->strict_level) )
@@ -122,6 +165,7 @@ int cli_run(const struct cli_opts *o)
     struct xa_plots *plots = NULL;
     struct xa_timeline *timeline = NULL;
     struct xa_out tl_out;
+    struct xa_slowest *slowest = NULL;
     struct xa_model_opts mopts = { .hvm_mode = o->hvm_mode };
     struct xa_trace_hints hints = { .hvm_mode = XA_HVM_VMX };
     struct xa_out out, err;
@@ -193,6 +237,23 @@ int cli_run(const struct cli_opts *o)
         xa_timeline_observer(timeline, &obs);
         xa_model_add_observer(model, &obs);
     }
+    if ( o->slowest )
+    {
+        struct xa_slowest_opts sopts = {
+            .n = o->slowest, .per_reason = o->slowest_per_reason,
+            .filter = xa_filter_active(&o->filter) ? &o->filter : NULL,
+            .hz = o->hz_given ? o->hz : 0,
+        };
+        struct xa_model_observer obs;
+
+        if ( xa_slowest_new(&sopts, &slowest) )
+        {
+            fprintf(stderr, "xenalyze: %s\n", xa_strerror(XA_E_NOMEM));
+            goto out;
+        }
+        xa_slowest_observer(slowest, &obs);
+        xa_model_add_observer(model, &obs);
+    }
     if ( o->mode == CLI_SUMMARY && xa_filter_active(&o->filter) )
         xa_model_set_filter(model, &o->filter, o->hz_given ? o->hz : 0);
     xa_dump_init(&dump, cat, o->hz);
@@ -228,7 +289,8 @@ int cli_run(const struct cli_opts *o)
     else
     {
         struct summary_ctx c = { .model = model, .plots = plots,
-                                 .timeline = timeline, .out = &out };
+                                 .timeline = timeline, .slowest = slowest,
+                                 .out = &out };
 
         rc = xa_pipeline_run(mg, NULL, NULL, consume_summary, &c);
         n = c.n;
@@ -330,7 +392,18 @@ int cli_run(const struct cli_opts *o)
             fprintf(stderr, "xenalyze: %s\n", xa_strerror(XA_E_NOMEM));
             goto out;
         }
-        xa_report_find(o->json ? "json" : "text")->render(sum, &ropts, &out);
+        xa_report_find(o->format)->render(sum, &ropts, &out);
+        if ( slowest && xa_slowest_incomplete(slowest) &&
+             strcmp(o->path, "-") )
+            slowest_second_pass(o, slowest);
+        if ( slowest )
+        {
+            dump.hz = sum->cpu_hz;
+            dump.first_tsc = sum->first_tsc;
+            dump.have_first = true;
+            dump.filter = NULL;
+            xa_slowest_render(slowest, &dump, sum, &out);
+        }
         if ( xa_out_flush(&out) )
         {
             fprintf(stderr, "xenalyze: write error on standard output\n");
@@ -348,6 +421,7 @@ int cli_run(const struct cli_opts *o)
     status = finish_status(o, &diag);
 
  out:
+    xa_slowest_free(slowest);
     xa_plots_free(plots);
     xa_timeline_free(timeline);
     if ( tl_out.fd > STDERR_FILENO && close(tl_out.fd) && status == 0 )

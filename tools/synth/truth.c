@@ -492,7 +492,12 @@ void truth_record(struct truth *t, unsigned int cpu, uint32_t event,
         break;
     case EV_HVM_ARM_HCALL:
     case EV_HVM_ARM_HCALL | 0x100:
-        if ( nr >= 2 )
+        /* a0 is the sub-operation of those hypercalls that have one. */
+        if ( nr >= 2 && xa_hypercall_args(x[0]) &&
+             xa_hypercall_args(x[0])->subop_arg == 0 )
+            set_sub(p, SK_HCALL, x[0] | (uint64_t)((x[1] &
+                    xa_hypercall_args(x[0])->subop_mask) + 1) << 32);
+        else if ( nr >= 2 )
             set_sub(p, SK_HCALL, x[0]);
         break;
     case EV_HVM_ARM_SMCCC:

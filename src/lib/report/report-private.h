@@ -8,5 +8,6 @@
 
 extern const struct xa_report_ops xa_report_text;
 extern const struct xa_report_ops xa_report_json;
+extern const struct xa_report_ops xa_report_csv;
 
 #endif /* REPORT_PRIVATE_H */

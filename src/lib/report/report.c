@@ -6,6 +6,7 @@
 static const struct xa_report_ops *const writers[] = {
     &xa_report_text,
     &xa_report_json,
+    &xa_report_csv,
 };
 
 const struct xa_report_ops *xa_report_find(const char *name)
