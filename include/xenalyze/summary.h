@@ -40,9 +40,6 @@ enum xa_dom_rs {
 };
 
 XA_API const char *xa_rs_name(enum xa_rs rs);
-/* A breakdown key as the summary spells it ("io:0x0070:w"), and its name. */
-XA_API void xa_sum_key(uint8_t kind, uint64_t val, char *buf, size_t len,
-                       const char **label);
 XA_API const char *xa_dom_rs_name(enum xa_dom_rs rs);
 
 /* Kinds of breakdown keys under an exit. */

@@ -93,7 +93,7 @@ check("DABT keys", subs(0x24), [("mmio:0x4010000000:r", 1, 200), ("s2:p2m", 1, 5
 check("WFx", (ex[0x01]["count"], ex[0x01]["cycles"]), (2, 1030))
 check("WFx keys", subs(0x01), [("wfi", 1, 1000), ("wfi:pending", 1, 30)])
 check("IRQ", subs(0x100), [("irq:27", 1, 40)])
-check("HVC keys", subs(0x16), [("hypercall:event_channel_op", 1, 60),
+check("HVC keys", subs(0x16), [("hypercall:event_channel_op:status", 1, 60),
                                ("smc:0x84000002", 1, 70)])
 check("CP15", subs(0x03), [("cp:p15,0,c1,c0,0:w", 1, 80)])
 girq = {g["vector"]: g for g in v.get("guest_interrupts", [])}
@@ -111,7 +111,7 @@ for want in "trace_clock khz=62500" "arm_exit ec=SYSREG" "msr x3, ICC_SGI1R_EL1"
             "arm_sysreg value=0x1234" "arm_mmio gpa=0x4010000000 read size=4 data=0xab" \
             "arm_s2_fault ipa=0x4010000000 far=0xffff800008f00000 outcome=mmio" \
             "outcome=p2m" "hlt pending=1" "arm_exit_irq pc=0x10002000" "arm_irq irq=27" \
-            "arm_hypercall op=event_channel_op a0=0x100000005" \
+            "arm_hypercall op=event_channel_op cmd=status" \
             "arm_smccc fid=0x84000002(CPU_OFF)" "mcr p15, 0, r2, c1, c0, 0" \
             " 0.000016000 p0 d1v0 arm_exit"; do
     grep -qF "$want" "$TMP/a2.dump" || { echo "dump lacks '$want'"; exit 1; }

@@ -90,6 +90,14 @@ static struct xa_stat *mutable_stat(const struct xa_stat *st)
     return u.m;
 }
 
+/* qsort_r() of n items at base, which may be NULL when n is 0. */
+static void sort(void *base, size_t n, size_t size,
+                 int (*cmp)(const void *, const void *, void *), void *arg)
+{
+    if ( n > 1 )
+        qsort_r(base, n, size, cmp, arg);
+}
+
 static int cmp_u64_desc(uint64_t x, uint64_t y)
 {
     return x > y ? -1 : x < y;
@@ -141,9 +149,9 @@ static void sort_counts(struct xa_sum_count *c, unsigned int n,
 {
     unsigned int i;
 
-    qsort_r(c, n, sizeof(*c), cmp_count, &how);
+    sort(c, n, sizeof(*c), cmp_count, &how);
     for ( i = 0; i < n; i++ )
-        qsort_r(c[i].subs, c[i].nr_subs, sizeof(*c[i].subs), cmp_count,
+        sort(c[i].subs, c[i].nr_subs, sizeof(*c[i].subs), cmp_count,
                 &how);
 }
 
@@ -196,12 +204,12 @@ static int shape_vcpu(struct xa_summary *s, struct xa_sum_vcpu *v)
             return XA_E_NOMEM;
         if ( xa_stat_merge(all, e->st) )
             return XA_E_NOMEM;
-        qsort_r(e->subs, e->nr_subs, sizeof(*e->subs), cmp_sub, &s->sort);
+        sort(e->subs, e->nr_subs, sizeof(*e->subs), cmp_sub, &s->sort);
         if ( fold_subs(s, e) )
             return XA_E_NOMEM;
     }
     v->exit_all = all;
-    qsort_r(v->exits, v->nr_exits, sizeof(*v->exits), cmp_exit, &s->sort);
+    sort(v->exits, v->nr_exits, sizeof(*v->exits), cmp_exit, &s->sort);
     sort_counts(v->hypercalls, v->nr_hypercalls, s->sort);
     sort_counts(v->pv_events, v->nr_pv_events, s->sort);
     return XA_OK;

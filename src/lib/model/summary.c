@@ -177,15 +177,6 @@ static char *sub_key(uint8_t kind, uint64_t val, const char **label)
     return xstrdup(buf);
 }
 
-void xa_sum_key(uint8_t kind, uint64_t val, char *buf, size_t len,
-                const char **label)
-{
-    char *k = sub_key(kind, val, label);
-
-    snprintf(buf, len, "%s", k ? k : "?");
-    free(k);
-}
-
 static int cmp_domain(const void *a, const void *b)
 {
     unsigned int x = ((const struct xa_sum_domain *)a)->id;

@@ -413,7 +413,8 @@ void xa_slowest_render(const struct xa_slowest *s, struct xa_dump *d,
         char key[96] = "";
 
         if ( e->sub_kind )
-            xa_sum_key(e->sub_kind, e->sub_val, key, sizeof(key), &label);
+            xa_sub_key_format(e->sub_kind, e->sub_val, key, sizeof(key),
+                              &label);
         xa_out_printf(o, "#%u d%uv%u p%u %s [0x%x]%s%s%s%s: %.3f us (%llu "
                       "cycles), at %.9f s\n", i + 1, e->dom, e->vcpu, e->pcpu,
                       reason ? reason : "exit", e->code, key[0] ? " " : "",
