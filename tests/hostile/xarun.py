@@ -113,8 +113,11 @@ def flat(x, p=''):
 
 
 def changed_series(a, b, ignore=('/anomalies', '/diagnostics', '/trace',
-                                 'volume_bytes')):
-    """The statistics (paths without the last key) that differ."""
+                                 'volume_bytes', '/all_vcpus',
+                                 '/exit_totals')):
+    """The statistics (paths without the last key) that differ.  The
+    summary's derived series (a domain's vCPUs together, a vCPU's exits
+    together) are left out: they change with the series they add up."""
     fa, fb = dict(flat(a)), dict(flat(b))
     out = set()
     for k in set(fa) | set(fb):
