@@ -301,11 +301,11 @@ def compare(res, summary):
         raise Fail('\n'.join(bad[:20]))
     n = lambda t: sum(v[0] for v in t.values())
     return ('%d exit slices (%d vCPU-reason pairs, %d keys), '
-            '%d runstate slices, '
-            '%d pCPU slices agree with the summary'
+            '%d runstate slices%s agree with the summary'
             % (n(got_exit), len(got_exit), len(got_sub),
                n({k: v for k, v in got_rs.items() if k[2] != 'runnable'}),
-               n(got_pcpu)))
+               ', %d pCPU slices' % n(got_pcpu) if 'pcpus' in summary
+               else ' (no pCPU figures to compare)'))
 
 
 def check_filter(res, window, domains):
