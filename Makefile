@@ -122,14 +122,20 @@ hdrcheck:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check fuzz demo demo-synth bench install clean hdrcheck lab-x86 lab-arm64
+.PHONY: all check fuzz demo demo-synth bench install clean hdrcheck lab-x86 lab-arm64 \
+	xen-patches-check
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
+# The labs and the Xen series check need a Xen git repository: XEN=path.
 lab-x86:
-	bash lab/x86/run.sh pvh
-	bash lab/x86/run.sh dom0
+	XEN=$(XEN) bash lab/x86/run.sh pvh
+	XEN=$(XEN) bash lab/x86/run.sh dom0
 
 lab-arm64:
-	bash lab/arm64/run.sh
+	XEN=$(XEN) bash lab/arm64/run.sh
+
+# Apply xen-patches/{master,4.20} onto their bases and build them (by hand).
+xen-patches-check:
+	XEN=$(XEN) bash xen-patches/check.sh

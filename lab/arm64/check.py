@@ -1,26 +1,32 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Independent cross-check of a raw xentrace file with TRC_ARM records.
+"""Independent cross-check of a raw xentrace file from Xen on Arm (format 2).
 
 Parses the binary trace written by `xentrace` (no xenalyze code involved)
-and reports, per physical CPU: record counts, TRC_ARM_GUEST_EXIT /
-TRC_ARM_GUEST_ENTRY counts, exit kinds and exception classes, hypercall
-numbers, SMCCC function ids, MMIO (data abort) addresses, system register
-encodings, WFx kinds, physical IRQs, and the TRC_ARM_CLOCK frequency.
-It also checks the record format of docs/arm-trace-events.md:
+and checks it against docs/arm-trace-events.md, format 2: Arm exits under
+TRC_HVM_ENTRYEXIT (TRC_HVM_ARM_EXIT[_IRQ][64]), TRC_HVM_VMENTRY, the Arm
+handler records and TRC_TRACE_CLOCK_KHZ at the head of the file:
 
-  * every TRC_ARM record has the documented word count and TSC flag;
-  * detail (TRC_ARM_HANDLER) records only occur on a pCPU between a
-    GUEST_EXIT and the next GUEST_ENTRY;
-  * TSCs never go backwards within a pCPU;
-  * each pCPU that wrote TRC_ARM records has a TRC_ARM_CLOCK record.
+  * the file starts with the clock record in a window of its own;
+  * every Arm record has the documented word count, TSC flag and flags;
+  * detail records come on a pCPU between an exit and the next entry, and
+    fit the exit's syndrome (hypercall and SMCCC records after HVC/SMC,
+    sysreg values after system register traps, MMIO and stage-2 records
+    after aborts, HLT after WFI, physical IRQs after interrupt exits);
+  * the MMIO record's address is the stage-2 record's IPA;
+  * TSCs never go backwards within a pCPU.
+
+It counts, per pCPU and in total: exits by reason (ESR.EC or IRQ), entries,
+hypercalls by number, SMCCC calls by function id, MMIO accesses by address,
+direction and size with the sum of their data, system register values by
+register with their sum, stage-2 outcomes, injected virtual interrupts and
+exceptions, physical IRQs, WFI pending states, and exits per domain.
 
 Exit status: 0 = trace decodes and all checks pass, 1 = a check failed,
-2 = usage / I/O error.  --require lets a test demand records, e.g.
-  check.py --require exit,entry,clock,hvc,dabt,sysreg,wfx,irq trace.xentrace
---json prints the counts as JSON (stable keys, for tests); --expect FILE
-compares them with a JSON file written earlier by --json (e.g. the
-committed tests/fixtures/arm64/*.check.json) and fails on any difference.
+2 = usage / I/O error.  --json prints the counts (stable keys, for tests);
+--expect FILE fails unless they equal a file written earlier by --json;
+--require exit,entry,mmio,... demands records; --clock-khz checks the rate.
+Format 1 traces (TRC_ARM class, Xen 4.17 series): check417.py.
 
 Python 3 standard library only.
 """
@@ -34,149 +40,106 @@ import sys
 TRC_LOST_RECORDS = 0x0001f001
 TRC_TRACE_WRAP_BUFFER = 0x0001f002
 TRC_TRACE_CPU_CHANGE = 0x0001f003
+TRC_TRACE_CLOCK_KHZ = 0x0001f005
 TRC_SCHED_SWITCH = 0x0002800a      # prev dom, prev vcpu, next dom, next vcpu
+TRC_64_FLAG = 0x100
 
-TRC_ARM_CLASS = 0x0100f000
-TRC_ARM_GUEST_EXIT = 0x01001001
-TRC_ARM_GUEST_ENTRY = 0x01001002
-TRC_ARM_HVC = 0x01002001
-TRC_ARM_SMC = 0x01002002
-TRC_ARM_DABT = 0x01002003
-TRC_ARM_SYSREG = 0x01002004
-TRC_ARM_CP = 0x01002005
-TRC_ARM_WFX = 0x01002006
-TRC_ARM_IRQ = 0x01002007
-TRC_ARM_VGIC_MAINT = 0x01002008
-TRC_ARM_CLOCK = 0x01004001
+TRC_HVM_VMENTRY = 0x00081001
+TRC_HVM_ARM_EXIT = 0x00081004
+TRC_HVM_ARM_EXIT_IRQ = 0x00081005
+TRC_HVM_INJ_VIRQ = 0x00082004
+TRC_HVM_HLT = 0x00082013
+TRC_HVM_ARM_HYPERCALL = 0x00082030
+TRC_HVM_ARM_SMCCC = 0x00082031
+TRC_HVM_ARM_SYSREG = 0x00082032
+TRC_HVM_ARM_MMIO = 0x00082033
+TRC_HVM_ARM_S2_FAULT = 0x00082034
+TRC_HVM_ARM_INJ_EXC = 0x00082035
+TRC_HVM_ARM_IRQ = 0x00082036
 
-# id -> (short name, has TSC, number of words)
+# base id -> (short name, has TSC, words without / with TRC_64_FLAG or None)
 ARM_EVENTS = {
-    TRC_ARM_GUEST_EXIT: ("exit", True, 5),
-    TRC_ARM_GUEST_ENTRY: ("entry", True, 0),
-    TRC_ARM_HVC: ("hvc", False, 3),
-    TRC_ARM_SMC: ("smc", False, 3),
-    TRC_ARM_DABT: ("dabt", False, 3),
-    TRC_ARM_SYSREG: ("sysreg", False, 2),
-    TRC_ARM_CP: ("cp", False, 2),
-    TRC_ARM_WFX: ("wfx", False, 1),
-    TRC_ARM_IRQ: ("irq", False, 1),
-    TRC_ARM_VGIC_MAINT: ("vgic_maint", False, 1),
-    TRC_ARM_CLOCK: ("clock", True, 2),
+    TRC_HVM_ARM_EXIT: ("exit", True, 2, 3),
+    TRC_HVM_ARM_EXIT_IRQ: ("exit_irq", True, 1, 2),
+    TRC_HVM_VMENTRY: ("entry", True, 0, None),
+    TRC_HVM_ARM_HYPERCALL: ("hypercall", False, 2, 3),
+    TRC_HVM_ARM_SMCCC: ("smccc", False, 2, 3),
+    TRC_HVM_ARM_SYSREG: ("sysreg", False, 1, 2),
+    TRC_HVM_ARM_MMIO: ("mmio", False, 3, 5),
+    TRC_HVM_ARM_S2_FAULT: ("s2_fault", False, 3, 5),
+    TRC_HVM_ARM_INJ_EXC: ("inj_exc", False, 2, None),
+    TRC_HVM_ARM_IRQ: ("irq", False, 1, None),
+    TRC_HVM_INJ_VIRQ: ("inj_virq", False, 2, None),
+    TRC_HVM_HLT: ("hlt", False, 1, None),
 }
 SHORT = {v[0]: k for k, v in ARM_EVENTS.items()}
-
-KINDS = {0: "sync", 1: "irq", 2: "fiq", 3: "serror"}
 
 EC_NAMES = {
     0x00: "UNKNOWN", 0x01: "WFI_WFE", 0x03: "CP15_32", 0x04: "CP15_64",
     0x05: "CP14_32", 0x06: "CP14_DBG", 0x07: "SIMD_FP", 0x08: "CP10",
     0x0c: "CP14_64", 0x0e: "ILLEGAL", 0x11: "SVC32", 0x12: "HVC32",
     0x13: "SMC32", 0x15: "SVC64", 0x16: "HVC64", 0x17: "SMC64",
-    0x18: "SYSREG", 0x19: "SVE", 0x20: "IABT_LOWER", 0x21: "IABT_CUR",
-    0x22: "PC_ALIGN", 0x24: "DABT_LOWER", 0x25: "DABT_CUR",
-    0x26: "SP_ALIGN", 0x2f: "SERROR", 0x30: "BRKPT_LOWER",
-    0x32: "SSTEP_LOWER", 0x34: "WPT_LOWER", 0x3c: "BRK64",
+    0x18: "SYSREG", 0x19: "SVE", 0x20: "IABT_LOWER", 0x22: "PC_ALIGN",
+    0x24: "DABT_LOWER", 0x26: "SP_ALIGN", 0x2f: "SERROR",
+    0x30: "BRKPT_LOWER", 0x32: "SSTEP_LOWER", 0x34: "WPT_LOWER",
+    0x3c: "BRK64",
 }
+SYSREG_ECS = (0x03, 0x04, 0x05, 0x08, 0x0c, 0x18)
+S2_OUTCOMES = {0: "retry", 1: "p2m", 2: "mmio", 3: "ioreq", 4: "mem_access",
+               5: "inject", 6: "serror"}
+INJ_KINDS = {0: "undef", 1: "iabt", 2: "dabt", 3: "serror"}
+XEN_HYPERCALL_TAG = 0xea1
 
 HYPERCALLS = {
-    0: "set_trap_table", 1: "mmu_update", 2: "set_gdt", 3: "stack_switch",
-    4: "set_callbacks", 5: "fpu_taskswitch", 6: "sched_op_compat",
-    7: "platform_op", 8: "set_debugreg", 9: "get_debugreg",
-    10: "update_descriptor", 12: "memory_op", 13: "multicall",
-    14: "update_va_mapping", 15: "set_timer_op", 16: "event_channel_op_compat",
-    17: "xen_version", 18: "console_io", 19: "physdev_op_compat",
-    20: "grant_table_op", 21: "vm_assist", 22: "update_va_mapping_otherdomain",
-    23: "iret", 24: "vcpu_op", 25: "set_segment_base", 26: "mmuext_op",
-    27: "xsm_op", 28: "nmi_op", 29: "sched_op", 30: "callback_op",
+    1: "mmu_update", 6: "sched_op_compat", 7: "platform_op", 12: "memory_op",
+    13: "multicall", 15: "set_timer_op", 17: "xen_version", 18: "console_io",
+    20: "grant_table_op", 21: "vm_assist", 24: "vcpu_op", 29: "sched_op",
     31: "xenoprof_op", 32: "event_channel_op", 33: "physdev_op",
-    34: "hvm_op", 35: "sysctl", 36: "domctl", 37: "kexec_op", 38: "tmem_op",
-    39: "argo_op", 40: "xenpmu_op", 41: "dm_op", 42: "hypfs_op",
+    34: "hvm_op", 35: "sysctl", 36: "domctl", 39: "argo_op", 41: "dm_op",
+    42: "hypfs_op",
 }
-
 SMCCC_NAMES = {
-    0x84000000: "PSCI_VERSION", 0x84000001: "PSCI_CPU_SUSPEND32",
-    0xc4000001: "PSCI_CPU_SUSPEND64", 0x84000002: "PSCI_CPU_OFF",
-    0x84000003: "PSCI_CPU_ON32", 0xc4000003: "PSCI_CPU_ON64",
-    0x84000004: "PSCI_AFFINITY_INFO32", 0xc4000004: "PSCI_AFFINITY_INFO64",
-    0x84000008: "PSCI_SYSTEM_OFF", 0x84000009: "PSCI_SYSTEM_RESET",
+    0x84000000: "PSCI_VERSION", 0xc4000001: "PSCI_CPU_SUSPEND64",
+    0x84000002: "PSCI_CPU_OFF", 0xc4000003: "PSCI_CPU_ON64",
+    0xc4000004: "PSCI_AFFINITY_INFO64", 0x84000008: "PSCI_SYSTEM_OFF",
     0x8400000a: "PSCI_FEATURES", 0x80000000: "SMCCC_VERSION",
-    0x80000001: "SMCCC_ARCH_FEATURES", 0x80008000: "SMCCC_ARCH_WORKAROUND_1",
-    0x80007fff: "SMCCC_ARCH_WORKAROUND_2",
-}
-
-# ISS encoding (op0/op1/CRn/CRm/op2 as in ESR; Rt and direction masked)
-def sysreg_key(op0, op1, crn, crm, op2):
-    return (op0 << 20) | (op2 << 17) | (op1 << 14) | (crn << 10) | (crm << 1)
-
-
-SYSREG_NAMES = {
-    sysreg_key(3, 0, 12, 11, 5): "ICC_SGI1R_EL1",
-    sysreg_key(3, 0, 12, 11, 6): "ICC_ASGI1R_EL1",
-    sysreg_key(3, 0, 12, 11, 7): "ICC_SGI0R_EL1",
-    sysreg_key(3, 3, 14, 2, 0): "CNTP_TVAL_EL0",
-    sysreg_key(3, 3, 14, 2, 1): "CNTP_CTL_EL0",
-    sysreg_key(3, 3, 14, 2, 2): "CNTP_CVAL_EL0",
-    sysreg_key(3, 3, 14, 0, 1): "CNTPCT_EL0",
-    sysreg_key(3, 0, 1, 0, 1): "ACTLR_EL1",
-    sysreg_key(3, 0, 1, 0, 0): "SCTLR_EL1",
-    sysreg_key(3, 0, 2, 0, 0): "TTBR0_EL1",
-    sysreg_key(3, 0, 2, 0, 1): "TTBR1_EL1",
-    sysreg_key(3, 0, 2, 0, 2): "TCR_EL1",
-    sysreg_key(3, 0, 5, 1, 0): "AFSR0_EL1",
-    sysreg_key(3, 0, 5, 1, 1): "AFSR1_EL1",
-    sysreg_key(3, 0, 5, 2, 0): "ESR_EL1",
-    sysreg_key(3, 0, 6, 0, 0): "FAR_EL1",
-    sysreg_key(3, 0, 10, 2, 0): "MAIR_EL1",
-    sysreg_key(3, 0, 10, 3, 0): "AMAIR_EL1",
-    sysreg_key(3, 0, 13, 0, 1): "CONTEXTIDR_EL1",
-    sysreg_key(1, 0, 7, 6, 2): "DC_ISW",
-    sysreg_key(1, 0, 7, 10, 2): "DC_CSW",
-    sysreg_key(1, 0, 7, 14, 2): "DC_CISW",
-    sysreg_key(2, 0, 0, 2, 2): "MDSCR_EL1",
-    sysreg_key(2, 3, 0, 1, 0): "MDCCSR_EL0",
-    sysreg_key(2, 0, 1, 0, 4): "OSLAR_EL1",
-    sysreg_key(2, 0, 1, 3, 4): "OSDLR_EL1",
+    0x80000001: "SMCCC_ARCH_FEATURES",
 }
 
 
-def sysreg_name(enc):
-    if enc in SYSREG_NAMES:
-        return SYSREG_NAMES[enc]
-    op0 = (enc >> 20) & 3
-    op2 = (enc >> 17) & 7
-    op1 = (enc >> 14) & 7
-    crn = (enc >> 10) & 15
-    crm = (enc >> 1) & 15
-    if op0 == 2 and op1 == 0 and crn == 0 and 4 <= op2 <= 7:
-        # Breakpoint/watchpoint value/control registers (MDCR_EL2.TDA)
-        return "DBG%s%d_EL1" % (("BVR", "BCR", "WVR", "WCR")[op2 - 4], crm)
-    if op0 == 3 and op1 == 0 and crn == 0 and crm >= 1:
-        # ID registers trapped via HCR_EL2.TID3
-        aa64 = {(4, 0): "ID_AA64PFR0_EL1", (4, 1): "ID_AA64PFR1_EL1",
-                (4, 4): "ID_AA64ZFR0_EL1", (4, 5): "ID_AA64SMFR0_EL1",
-                (5, 0): "ID_AA64DFR0_EL1",
-                (5, 1): "ID_AA64DFR1_EL1", (5, 4): "ID_AA64AFR0_EL1",
-                (5, 5): "ID_AA64AFR1_EL1", (6, 0): "ID_AA64ISAR0_EL1",
-                (6, 1): "ID_AA64ISAR1_EL1", (6, 2): "ID_AA64ISAR2_EL1",
-                (7, 0): "ID_AA64MMFR0_EL1", (7, 1): "ID_AA64MMFR1_EL1",
-                (7, 2): "ID_AA64MMFR2_EL1"}
-        aa32 = {(1, 0): "ID_PFR0_EL1", (1, 1): "ID_PFR1_EL1",
-                (1, 2): "ID_DFR0_EL1", (1, 3): "ID_AFR0_EL1",
-                (1, 4): "ID_MMFR0_EL1", (1, 5): "ID_MMFR1_EL1",
-                (1, 6): "ID_MMFR2_EL1", (1, 7): "ID_MMFR3_EL1",
-                (2, 0): "ID_ISAR0_EL1", (2, 1): "ID_ISAR1_EL1",
-                (2, 2): "ID_ISAR2_EL1", (2, 3): "ID_ISAR3_EL1",
-                (2, 4): "ID_ISAR4_EL1", (2, 5): "ID_ISAR5_EL1",
-                (2, 6): "ID_MMFR4_EL1", (2, 7): "ID_ISAR6_EL1",
-                (3, 0): "MVFR0_EL1", (3, 1): "MVFR1_EL1", (3, 2): "MVFR2_EL1",
-                (3, 4): "ID_PFR2_EL1", (3, 5): "ID_DFR1_EL1",
-                (3, 6): "ID_MMFR5_EL1"}
-        name = aa64.get((crm, op2)) or aa32.get((crm, op2))
-        if name:
-            return name
-    if (op0, op1, crn, crm, op2) == (3, 3, 9, 14, 0):
-        return "PMUSERENR_EL0"
-    return "S%d_%d_C%d_C%d_%d" % (op0, op1, crn, crm, op2)
+def sysreg_name(esr):
+    """Name of the register of a trapped access, from the exit's ESR."""
+    ec = esr >> 26
+    iss = esr & 0x1ffffff
+    if ec == 0x18:
+        op0, op2, op1 = (iss >> 20) & 3, (iss >> 17) & 7, (iss >> 14) & 7
+        crn, crm = (iss >> 10) & 15, (iss >> 1) & 15
+        names = {
+            (3, 0, 12, 11, 5): "ICC_SGI1R_EL1", (3, 0, 12, 11, 6): "ICC_ASGI1R_EL1",
+            (3, 0, 12, 11, 7): "ICC_SGI0R_EL1", (3, 3, 14, 2, 0): "CNTP_TVAL_EL0",
+            (3, 3, 14, 2, 1): "CNTP_CTL_EL0", (3, 3, 14, 2, 2): "CNTP_CVAL_EL0",
+            (3, 3, 14, 0, 1): "CNTPCT_EL0", (3, 0, 1, 0, 0): "SCTLR_EL1",
+            (3, 0, 1, 0, 1): "ACTLR_EL1", (2, 0, 0, 2, 2): "MDSCR_EL1",
+            (2, 3, 0, 1, 0): "MDCCSR_EL0", (2, 0, 1, 0, 4): "OSLAR_EL1",
+            (2, 0, 1, 3, 4): "OSDLR_EL1", (3, 3, 9, 14, 0): "PMUSERENR_EL0",
+        }
+        key = (op0, op1, crn, crm, op2)
+        if key in names:
+            name = names[key]
+        elif op0 == 2 and op1 == 0 and crn == 0 and 4 <= op2 <= 7:
+            name = "DBG%s%d_EL1" % (("BVR", "BCR", "WVR", "WCR")[op2 - 4], crm)
+        elif op0 == 3 and op1 == 0 and crn == 0 and crm >= 1:
+            name = "ID_C%d_%d" % (crm, op2)     # ID registers (HCR_EL2.TID3)
+        else:
+            name = "S%d_%d_C%d_C%d_%d" % (op0, op1, crn, crm, op2)
+        return name, "read" if iss & 1 else "write"
+    # AArch32 MRC/MCR (cp32 layout) and MRRC/MCRR (cp64 layout)
+    cp = {0x03: 15, 0x04: 15, 0x05: 14, 0x0c: 14, 0x08: 10}[ec]
+    rd = "read" if iss & 1 else "write"
+    if ec in (0x04, 0x0c):
+        return "p%d_%d_c%d" % (cp, (iss >> 16) & 15, (iss >> 1) & 15), rd
+    return ("p%d_%d_c%d_c%d_%d" % (cp, (iss >> 14) & 7, (iss >> 10) & 15,
+                                   (iss >> 1) & 15, (iss >> 17) & 7), rd)
 
 
 class Problem(Exception):
@@ -184,7 +147,7 @@ class Problem(Exception):
 
 
 def parse(data):
-    """Yield (cpu, event, tsc or None, words) for every record."""
+    """Yield (offset, cpu, event, tsc or None, words) for every record."""
     off = 0
     n = len(data)
     cpu = None
@@ -214,53 +177,53 @@ def parse(data):
         raise Problem("%d trailing bytes" % (n - off))
 
 
-def u64(lo, hi):
-    return lo | (hi << 32)
+def u64(words, i, wide):
+    """A 64-bit field at word i: two words if wide, else one."""
+    return words[i] | (words[i + 1] << 32) if wide else words[i]
 
 
 def analyse(data):
+    C = collections.Counter
     problems = []
-    c = collections.Counter  # shorthand
-    st = {
-        "bytes": len(data),
-        "records": 0,
-        "cpu_change": 0,
-        "lost_records_events": 0,
-        "lost_records": 0,
-        "wrap_buffer": 0,
-        "no_tsc_records": 0,
-        "arm_records": 0,
-        "classes": c(),
-        "events": c(),
-    }
+    st = {"bytes": len(data), "records": 0, "cpu_change": 0,
+          "lost_records_events": 0, "lost_records": 0, "wrap_buffer": 0,
+          "no_tsc_records": 0, "arm_records": 0, "events": C(),
+          "clock_khz": None, "clock_first": False}
     per_cpu = collections.defaultdict(lambda: {
-        "records": 0, "arm": c(), "exit_kind": c(), "ec": c(),
-        "clock_hz": [], "orphan_detail": 0, "first_tsc": None,
+        "records": 0, "arm": C(), "reasons": C(), "first_tsc": None,
         "last_tsc": None, "unpaired_entry": 0, "double_exit": 0,
-    })
-    hvc = c()
-    smc = c()
-    dabt = c()
-    dabt_flags = c()
-    sysreg = c()
-    cp = c()
-    wfx = c()
-    irq = c()
-    vgic = c()
-    exits_by_dom = c()
-    running = {}          # pcpu -> "dN" of the vCPU running there
-    state = {}            # pcpu -> "exit" | "entry" | None
+        "orphan_detail": 0})
+    d = {k: C() for k in ("reasons", "hypercalls", "smccc", "mmio",
+                          "mmio_data_sum", "mmio_flags", "sysreg",
+                          "sysreg_value_sum", "s2_outcome", "inj_virq",
+                          "inj_exc", "irq", "hlt", "exits_by_domain",
+                          "variants")}
+    running = {}          # pcpu -> "dN" running there (scheduler records)
+    state = {}            # pcpu -> None (unknown) | "exit" | "entry"
+    esr_of = {}           # pcpu -> ESR of the open exit (None for IRQ exits)
+    last_mmio = {}        # pcpu -> gpa of the last MMIO record of the exit
 
+    first = True
     for off, cpu, ev, tsc, w in parse(data):
         st["records"] += 1
         st["events"][ev] += 1
-        st["classes"][ev & 0x0fff0000] += 1
         if ev == TRC_TRACE_CPU_CHANGE:
             st["cpu_change"] += 1
             continue
+        if ev == TRC_TRACE_CLOCK_KHZ:
+            if len(w) != 1 or tsc is not None:
+                problems.append("clock record at %d: %d words, tsc %s" %
+                                (off, len(w), tsc is not None))
+            elif st["clock_khz"] is None:
+                st["clock_khz"] = w[0]
+                st["clock_first"] = first and off == 12
+            else:
+                problems.append("second clock record at %d" % off)
+            first = False
+            continue
+        first = False
         if cpu is None:
-            problems.append("record %#x at %d before any CPU_CHANGE" %
-                            (ev, off))
+            problems.append("record %#x at %d before any CPU_CHANGE" % (ev, off))
             continue
         pc = per_cpu[cpu]
         pc["records"] += 1
@@ -276,206 +239,229 @@ def analyse(data):
         if ev == TRC_LOST_RECORDS:
             st["lost_records_events"] += 1
             st["lost_records"] += w[0] if w else 0
-            # Records were lost: the exit/entry state is unknown.
-            state[cpu] = None
+            state[cpu] = None         # records were lost: state unknown
             continue
         if ev == TRC_TRACE_WRAP_BUFFER:
             st["wrap_buffer"] += 1
             continue
         if ev == TRC_SCHED_SWITCH and len(w) >= 4:
-            dom = w[2]
-            running[cpu] = "idle" if dom == 0x7fff else "d%d" % dom
+            running[cpu] = "idle" if w[2] == 0x7fff else "d%d" % w[2]
             continue
-        if (ev & 0x0fff0000) != (TRC_ARM_CLASS & 0x0fff0000):
+        base = ev & ~TRC_64_FLAG
+        if base not in ARM_EVENTS:
+            if (ev & 0x0fff0000) == 0x00080000:
+                problems.append("cpu%d: HVM record %#x at %d not in format 2"
+                                % (cpu, ev, off))
             continue
-
+        name, want_tsc, n32, n64 = ARM_EVENTS[base]
+        wide = bool(ev & TRC_64_FLAG)
         st["arm_records"] += 1
-        if ev not in ARM_EVENTS:
-            problems.append("cpu%d: unknown TRC_ARM event %#x at %d" %
-                            (cpu, ev, off))
-            continue
-        name, want_tsc, want_words = ARM_EVENTS[ev]
         pc["arm"][name] += 1
-        if (tsc is not None) != want_tsc or len(w) != want_words:
-            problems.append("cpu%d: %s at %d: tsc=%s words=%d, expected "
-                            "tsc=%s words=%d" % (cpu, name, off,
+        want = n64 if wide else n32
+        if want is None or (tsc is not None) != want_tsc or len(w) != want:
+            problems.append("cpu%d: %s %#x at %d: tsc=%s words=%d, expected "
+                            "tsc=%s words=%s" % (cpu, name, ev, off,
                                                  tsc is not None, len(w),
-                                                 want_tsc, want_words))
+                                                 want_tsc, want))
             continue
+        if wide:
+            d["variants"][name + "64"] += 1
+            # The wide form only when a high word is not zero.
+            highs = {"exit": [2], "exit_irq": [1], "hypercall": [2],
+                     "smccc": [2], "sysreg": [1], "mmio": [1, 3],
+                     "s2_fault": [1, 3]}[name]
+            if not any(w[i] for i in highs):
+                problems.append("cpu%d: %s at %d: 64-bit form with zero "
+                                "high words" % (cpu, name, off))
 
-        if ev == TRC_ARM_GUEST_EXIT:
-            esr = u64(w[0], w[1])
-            kind = w[4]
+        if base in (TRC_HVM_ARM_EXIT, TRC_HVM_ARM_EXIT_IRQ):
             if state.get(cpu) == "exit":
                 pc["double_exit"] += 1
             state[cpu] = "exit"
-            pc["exit_kind"][KINDS.get(kind, "kind%d" % kind)] += 1
-            if kind not in KINDS:
-                problems.append("cpu%d: exit kind %d at %d" % (cpu, kind, off))
-            if kind in (1, 2):
-                if esr != 0:
-                    problems.append("cpu%d: IRQ/FIQ exit with ESR %#x at %d" %
-                                    (cpu, esr, off))
-                pc["ec"]["(%s)" % KINDS[kind]] += 1
+            if base == TRC_HVM_ARM_EXIT:
+                esr = w[0]
+                reason = "%#04x %s" % (esr >> 26, EC_NAMES.get(esr >> 26, "?"))
+                esr_of[cpu] = esr
             else:
-                ec = (w[0] >> 26) & 0x3f
-                pc["ec"]["%#04x %s" % (ec, EC_NAMES.get(ec, "?"))] += 1
-            exits_by_dom[running.get(cpu, "?")] += 1
-        elif ev == TRC_ARM_GUEST_ENTRY:
+                reason = "IRQ"
+                esr_of[cpu] = None
+            last_mmio[cpu] = None
+            pc["reasons"][reason] += 1
+            d["reasons"][reason] += 1
+            d["exits_by_domain"][running.get(cpu, "?")] += 1
+            continue
+        if base == TRC_HVM_VMENTRY:
             if state.get(cpu) != "exit":
                 pc["unpaired_entry"] += 1
             state[cpu] = "entry"
-        elif ev == TRC_ARM_CLOCK:
-            pc["clock_hz"].append(u64(w[0], w[1]))
-        else:
-            # Detail record: must belong to an exit in progress.
-            if state.get(cpu) != "exit":
-                pc["orphan_detail"] += 1
-            if ev == TRC_ARM_HVC:
-                hvc[w[0]] += 1
-            elif ev == TRC_ARM_SMC:
-                smc[w[0]] += 1
-            elif ev == TRC_ARM_DABT:
-                ipa = u64(w[0], w[1])
-                f = w[2]
-                if f & ~0x31f07:
-                    problems.append("cpu%d: DABT reserved flag bits %#x" %
-                                    (cpu, f))
-                dabt["%#x %s%d" % (ipa, "W" if f & 4 else "R",
-                                   8 << (f & 3))] += 1
-                dabt_flags["ioreq" if f & 0x10000 else "xen"] += 1
-                if f & 0x20000:
-                    dabt_flags["failed"] += 1
-            elif ev == TRC_ARM_SYSREG:
-                sysreg["%s %s" % (sysreg_name(w[0]),
-                                  "read" if w[1] & 1 else "write")] += 1
-            elif ev == TRC_ARM_CP:
-                cp["cp%d%s iss=%#x" % (w[0] & 0xff,
-                                       "/64" if w[0] >> 8 else "", w[1])] += 1
-            elif ev == TRC_ARM_WFX:
-                wfx[{0: "WFI", 1: "WFE", 2: "WFIT", 3: "WFET"}.get(
-                    w[0], str(w[0]))] += 1
-            elif ev == TRC_ARM_IRQ:
-                irq[w[0]] += 1
-            elif ev == TRC_ARM_VGIC_MAINT:
-                vgic[w[0]] += 1
+            continue
 
-    cpus = sorted(per_cpu)
-    for cpu in cpus:
+        # Detail records: inside an exit of this pCPU, fitting its syndrome.
+        if state.get(cpu) is None:
+            pass            # before the first exit, or after lost records
+        elif state.get(cpu) != "exit":
+            pc["orphan_detail"] += 1
+        esr = esr_of.get(cpu)
+        ec = None if esr is None else esr >> 26
+        where = "cpu%d: %s at %d" % (cpu, name, off)
+
+        def expect(ok, what):
+            if state.get(cpu) == "exit" and not ok:
+                problems.append("%s after %s: %s" % (
+                    where, "IRQ exit" if esr is None else "ESR %#x" % esr, what))
+
+        if base == TRC_HVM_ARM_HYPERCALL:
+            expect(ec in (0x12, 0x16) and (esr & 0xffff) == XEN_HYPERCALL_TAG,
+                   "not an HVC #0xea1")
+            d["hypercalls"][str(w[0])] += 1
+        elif base == TRC_HVM_ARM_SMCCC:
+            expect(ec in (0x13, 0x17) or (ec in (0x12, 0x16) and
+                                          (esr & 0xffff) == 0),
+                   "not an SMC or HVC #0")
+            d["smccc"]["%#x" % w[0]] += 1
+        elif base == TRC_HVM_ARM_SYSREG:
+            expect(ec in SYSREG_ECS, "not a system register trap")
+            if ec in SYSREG_ECS:
+                reg, rd = sysreg_name(esr)
+                key = "%s %s" % (reg, rd)
+                d["sysreg"][key] += 1
+                d["sysreg_value_sum"][key] += u64(w, 0, wide)
+        elif base == TRC_HVM_ARM_MMIO:
+            gpa = u64(w, 0, wide)
+            data_ = u64(w, 2, True) if wide else w[1]
+            flags = w[4] if wide else w[2]
+            if flags & ~0x1f:
+                problems.append("%s: reserved flag bits %#x" % (where, flags))
+            if not flags & 8:
+                expect(ec == 0x24, "not a data abort")
+            size = 1 << (flags & 3)
+            if data_ >> (8 * size):
+                problems.append("%s: data %#x wider than %d bytes" %
+                                (where, data_, size))
+            key = "%#x %s%d" % (gpa, "W" if flags & 4 else "R", size)
+            d["mmio"][key] += 1
+            d["mmio_data_sum"][key] += data_
+            d["mmio_flags"]["ioreq" if flags & 8 else "xen"] += 1
+            if flags & 0x10:
+                d["mmio_flags"]["failed"] += 1
+            last_mmio[cpu] = gpa
+        elif base == TRC_HVM_ARM_S2_FAULT:
+            expect(ec in (0x20, 0x24), "not a stage-2 abort")
+            ipa = u64(w, 0, wide)
+            outcome = w[4] if wide else w[2]
+            if outcome not in S2_OUTCOMES:
+                problems.append("%s: outcome %d" % (where, outcome))
+            o = S2_OUTCOMES.get(outcome, str(outcome))
+            d["s2_outcome"][o] += 1
+            if o == "mmio" and last_mmio.get(cpu) not in (None, ipa):
+                problems.append("%s: IPA %#x, MMIO record %#x" %
+                                (where, ipa, last_mmio[cpu]))
+        elif base == TRC_HVM_ARM_INJ_EXC:
+            if w[0] not in INJ_KINDS:
+                problems.append("%s: kind %d" % (where, w[0]))
+            d["inj_exc"][INJ_KINDS.get(w[0], str(w[0]))] += 1
+        elif base == TRC_HVM_ARM_IRQ:
+            expect(esr is None, "not an IRQ exit")
+            d["irq"][str(w[0])] += 1
+        elif base == TRC_HVM_INJ_VIRQ:
+            if w[1] != 0:
+                problems.append("%s: fake = %d" % (where, w[1]))
+            d["inj_virq"][str(w[0])] += 1
+        elif base == TRC_HVM_HLT:
+            expect(ec == 0x01 and not (esr & 1), "not a WFI")
+            if w[0] not in (0, 1):
+                problems.append("%s: pending = %d" % (where, w[0]))
+            d["hlt"]["pending" if w[0] else "blocked"] += 1
+
+    for cpu in sorted(per_cpu):
         pc = per_cpu[cpu]
-        if sum(pc["arm"].values()) and not pc["clock_hz"]:
-            problems.append("cpu%d: TRC_ARM records but no TRC_ARM_CLOCK" % cpu)
-        if len(set(pc["clock_hz"])) > 1:
-            problems.append("cpu%d: several clock rates %s" %
-                            (cpu, sorted(set(pc["clock_hz"]))))
         if pc["orphan_detail"]:
             problems.append("cpu%d: %d detail records outside an exit" %
                             (cpu, pc["orphan_detail"]))
         if pc["double_exit"]:
             problems.append("cpu%d: %d exits without an entry in between" %
                             (cpu, pc["double_exit"]))
+    if st["clock_khz"] is None:
+        problems.append("no TRC_TRACE_CLOCK_KHZ record")
+    elif not st["clock_first"]:
+        problems.append("the clock record is not the head of the file")
+    return st, per_cpu, d, problems
 
-    return st, per_cpu, {
-        "hvc": hvc, "smc": smc, "dabt": dabt, "dabt_flags": dabt_flags,
-        "sysreg": sysreg, "cp": cp, "wfx": wfx, "irq": irq,
-        "vgic_maint": vgic, "exits_by_domain": exits_by_dom,
-    }, problems
 
-
-def to_json(st, per_cpu, details, problems):
-    clocks = sorted({hz for pc in per_cpu.values() for hz in pc["clock_hz"]})
+def to_json(st, per_cpu, d, problems):
+    def srt(c):
+        return dict(sorted(c.items()))
     out = {
-        "bytes": st["bytes"],
-        "records": st["records"],
-        "cpu_change": st["cpu_change"],
-        "wrap_buffer": st["wrap_buffer"],
+        "format": 2,
+        "bytes": st["bytes"], "records": st["records"],
+        "cpu_change": st["cpu_change"], "wrap_buffer": st["wrap_buffer"],
         "lost_records_events": st["lost_records_events"],
         "lost_records": st["lost_records"],
         "no_tsc_records": st["no_tsc_records"],
         "arm_records": st["arm_records"],
-        "clock_hz": clocks,
+        "clock_khz": st["clock_khz"],
         "events": {"%#x" % k: v for k, v in sorted(st["events"].items())},
-        "arm": {name: sum(pc["arm"][name] for pc in per_cpu.values())
-                for name in SHORT},
+        "arm": {n: sum(pc["arm"][n] for pc in per_cpu.values())
+                for n in sorted(SHORT)},
         "cpus": {},
-        "hypercalls": {str(k): v for k, v in sorted(details["hvc"].items())},
-        "smccc": {"%#x" % k: v for k, v in sorted(details["smc"].items())},
-        "dabt": dict(sorted(details["dabt"].items())),
-        "dabt_flags": dict(sorted(details["dabt_flags"].items())),
-        "sysreg": dict(sorted(details["sysreg"].items())),
-        "cp": dict(sorted(details["cp"].items())),
-        "wfx": dict(sorted(details["wfx"].items())),
-        "irq": {str(k): v for k, v in sorted(details["irq"].items())},
-        "vgic_maint": {"%#x" % k: v
-                       for k, v in sorted(details["vgic_maint"].items())},
-        "exits_by_domain": dict(sorted(details["exits_by_domain"].items())),
         "problems": problems,
     }
+    for k, v in d.items():
+        out[k] = srt(v)
     for cpu in sorted(per_cpu):
         pc = per_cpu[cpu]
         out["cpus"][str(cpu)] = {
-            "records": pc["records"],
-            "exit": pc["arm"]["exit"],
-            "entry": pc["arm"]["entry"],
+            "records": pc["records"], "exit": pc["arm"]["exit"],
+            "exit_irq": pc["arm"]["exit_irq"], "entry": pc["arm"]["entry"],
             "unpaired_entry": pc["unpaired_entry"],
-            "exit_kind": dict(sorted(pc["exit_kind"].items())),
-            "ec": dict(sorted(pc["ec"].items())),
-            "clock_hz": pc["clock_hz"],
-            "first_tsc": pc["first_tsc"],
-            "last_tsc": pc["last_tsc"],
+            "reasons": srt(pc["reasons"]),
+            "first_tsc": pc["first_tsc"], "last_tsc": pc["last_tsc"],
         }
     return out
 
 
-def print_text(st, per_cpu, details, problems, f=sys.stdout):
-    p = lambda *a: print(*a, file=f)
-    clocks = sorted({hz for pc in per_cpu.values() for hz in pc["clock_hz"]})
+def print_text(st, per_cpu, d, problems, f=sys.stdout):
+    def p(*a):
+        print(*a, file=f)
+
+    def line(title, c, fmt=lambda k: k):
+        p("%s: %s" % (title, "  ".join("%s:%d" % (fmt(k), v)
+                                       for k, v in sorted(c.items()))))
+    khz = st["clock_khz"]
     p("bytes %d  records %d  cpu_change %d  wrap_buffer %d  lost %d (%d events)"
       % (st["bytes"], st["records"], st["cpu_change"], st["wrap_buffer"],
          st["lost_records"], st["lost_records_events"]))
-    p("records without TSC %d  TRC_ARM records %d  clock %s" %
+    p("records without TSC %d  Arm/HVM records %d  clock %s" %
       (st["no_tsc_records"], st["arm_records"],
-       ", ".join("%d Hz" % hz for hz in clocks) or "none"))
-    p("classes: " + "  ".join("%#x:%d" % (k, v)
-                              for k, v in sorted(st["classes"].items())))
+       "%d kHz (head of file: %s)" % (khz, st["clock_first"]) if khz else "none"))
     for cpu in sorted(per_cpu):
         pc = per_cpu[cpu]
         span = ""
-        if pc["first_tsc"] is not None and clocks:
+        if pc["first_tsc"] is not None and khz:
             span = "  span %.3f s" % ((pc["last_tsc"] - pc["first_tsc"]) /
-                                      clocks[0])
-        p("cpu%d: records %d  exit %d  entry %d  (entry without exit %d)%s"
-          % (cpu, pc["records"], pc["arm"]["exit"], pc["arm"]["entry"],
-             pc["unpaired_entry"], span))
-        p("  kinds: " + "  ".join("%s:%d" % kv for kv in
-                                  sorted(pc["exit_kind"].items())))
-        p("  EC:    " + "  ".join("%s:%d" % kv for kv in
-                                  sorted(pc["ec"].items())))
-        p("  arm:   " + "  ".join("%s:%d" % kv for kv in
-                                  sorted(pc["arm"].items())))
-    p("exits by domain (from sched switch records; ? = before the first): " +
-      "  ".join("%s:%d" % kv for kv in
-                sorted(details["exits_by_domain"].items())))
-    p("hypercalls: " + "  ".join(
-        "%d(%s):%d" % (k, HYPERCALLS.get(k, "?"), v)
-        for k, v in sorted(details["hvc"].items())))
-    p("smccc: " + "  ".join("%#x(%s):%d" % (k, SMCCC_NAMES.get(k, "?"), v)
-                            for k, v in sorted(details["smc"].items())))
-    p("dabt: " + "  ".join("%s:%d" % kv for kv in
-                           sorted(details["dabt_flags"].items())))
-    for k, v in sorted(details["dabt"].items(), key=lambda kv: -kv[1])[:12]:
-        p("  %s: %d" % (k, v))
-    p("sysreg: " + "  ".join("%s:%d" % kv for kv in
-                             sorted(details["sysreg"].items())))
-    if details["cp"]:
-        p("cp: " + "  ".join("%s:%d" % kv for kv in
-                             sorted(details["cp"].items())))
-    p("wfx: " + "  ".join("%s:%d" % kv for kv in
-                          sorted(details["wfx"].items())))
-    p("irq: " + "  ".join("%d:%d" % kv for kv in
-                          sorted(details["irq"].items())))
-    p("vgic_maint: " + "  ".join("%#x:%d" % kv for kv in
-                                 sorted(details["vgic_maint"].items())))
+                                      (khz * 1000.0))
+        p("cpu%d: records %d  exits %d (+%d IRQ)  entries %d  (entry without "
+          "exit %d)%s" % (cpu, pc["records"], pc["arm"]["exit"],
+                          pc["arm"]["exit_irq"], pc["arm"]["entry"],
+                          pc["unpaired_entry"], span))
+        line("  reasons", pc["reasons"])
+        line("  records", pc["arm"])
+    line("exits by domain (sched switch records; ? = before the first)",
+         d["exits_by_domain"])
+    line("hypercalls", d["hypercalls"],
+         lambda k: "%s(%s)" % (k, HYPERCALLS.get(int(k), "?")))
+    line("smccc", d["smccc"],
+         lambda k: "%s(%s)" % (k, SMCCC_NAMES.get(int(k, 16), "?")))
+    line("mmio", d["mmio_flags"])
+    for k, v in sorted(d["mmio"].items(), key=lambda kv: -kv[1])[:12]:
+        p("  %s: %d (data sum %#x)" % (k, v, d["mmio_data_sum"][k]))
+    line("stage-2 outcomes", d["s2_outcome"])
+    line("sysreg", d["sysreg"])
+    line("wfi", d["hlt"])
+    line("virtual IRQs injected", d["inj_virq"])
+    line("exceptions injected", d["inj_exc"])
+    line("physical IRQs", d["irq"])
+    line("64-bit forms", d["variants"])
     if problems:
         p("PROBLEMS (%d):" % len(problems))
         for x in problems[:50]:
@@ -490,9 +476,9 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true", help="print JSON")
     ap.add_argument("--require", default="",
                     help="comma-separated record names that must occur: " +
-                    ",".join(SHORT))
-    ap.add_argument("--clock", type=float, default=None,
-                    help="expected TRC_ARM_CLOCK rate in Hz (e.g. 62.5e6)")
+                    ",".join(sorted(SHORT)))
+    ap.add_argument("--clock-khz", type=int, default=None,
+                    help="expected TRC_TRACE_CLOCK_KHZ value (e.g. 62500)")
     ap.add_argument("--expect", metavar="JSON",
                     help="fail unless the --json counts equal this file's")
     a = ap.parse_args(argv)
@@ -503,7 +489,7 @@ def main(argv=None):
         print("check.py: %s" % e, file=sys.stderr)
         return 2
     try:
-        st, per_cpu, details, problems = analyse(data)
+        st, per_cpu, d, problems = analyse(data)
     except Problem as e:
         print("check.py: cannot decode %s: %s" % (a.trace, e), file=sys.stderr)
         return 1
@@ -513,11 +499,9 @@ def main(argv=None):
             return 2
         if not sum(pc["arm"][name] for pc in per_cpu.values()):
             problems.append("required record %s not found" % name)
-    if a.clock is not None:
-        for cpu, pc in sorted(per_cpu.items()):
-            if any(hz != int(a.clock) for hz in pc["clock_hz"]):
-                problems.append("cpu%d: clock %s != %d" %
-                                (cpu, pc["clock_hz"], int(a.clock)))
+    if a.clock_khz is not None and st["clock_khz"] != a.clock_khz:
+        problems.append("clock %s kHz, expected %d" % (st["clock_khz"],
+                                                       a.clock_khz))
     if a.expect:
         try:
             with open(a.expect) as fh:
@@ -525,7 +509,7 @@ def main(argv=None):
         except (OSError, ValueError) as e:
             print("check.py: %s: %s" % (a.expect, e), file=sys.stderr)
             return 2
-        got = json.loads(json.dumps(to_json(st, per_cpu, details, [])))
+        got = json.loads(json.dumps(to_json(st, per_cpu, d, [])))
         want.pop("problems", None)
         got.pop("problems", None)
         for key in sorted(set(want) | set(got)):
@@ -535,11 +519,11 @@ def main(argv=None):
                                  json.dumps(want.get(key))[:200],
                                  json.dumps(got.get(key))[:200]))
     if a.json:
-        json.dump(to_json(st, per_cpu, details, problems), sys.stdout,
-                  indent=1, sort_keys=True)
+        json.dump(to_json(st, per_cpu, d, problems), sys.stdout, indent=1,
+                  sort_keys=True)
         print()
     else:
-        print_text(st, per_cpu, details, problems)
+        print_text(st, per_cpu, d, problems)
     return 1 if problems else 0
 
 

@@ -1,33 +1,39 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# One-command arm64 lab: build Debian's Xen 4.17 with xen-patches/4.17/*.patch
-# (TRC_ARM trace records), boot it under qemu-system-aarch64 (TCG) with dom0
-# and a dom0less domU, capture a trace with Debian's arm64 xentrace, bring
-# the trace and the boot log out and cross-check the trace with check.py.
+# One-command arm64 lab on Xen 4.20: build Xen RELEASE-4.20.4 with
+# xen-patches/4.20 (the Arm guest exit records of docs/arm-trace-events.md),
+# and that series' xentrace, boot them under qemu-system-aarch64 (TCG) with
+# Debian 13 (trixie)'s 6.12 kernel as dom0 and as a dom0less domU, capture a
+# trace, bring it and the boot log out and cross-check it with check.py.
 #
 # Usage (as root on Debian 12, from the repository root):
-#   bash lab/arm64/run.sh                 # or: make lab-arm64
-#   NAME=credit SCHED=credit WORKLOAD=burn bash lab/arm64/run.sh
+#   make lab-arm64 XEN=/path/to/xen.git
+#   XEN=/path/to/xen.git NAME=credit SCHED=credit bash lab/arm64/run.sh
 #
 # Settings (environment):
-#   NAME        output name under lab/arm64/work/out/ (default: default)
+#   XEN         a Xen git repository holding RELEASE-4.20.4 (only read)
+#   NAME        output name under $WORK/out/ (default: default)
 #   SCHED       Xen scheduler: credit2 (default) or credit
 #   DOMU        1 = boot a dom0less domU (default), 0 = dom0 only
-#   WORKLOAD    dom0+domU workload: mixed (default) or burn (domU burns CPU)
+#   WORKLOAD    mixed (default: hypercalls, MMIO, IPIs, PSCI CPU off/on, disk
+#               I/O, sleeps) or burn (the domU also spins)
 #   TRACE_SECS  xentrace -T (guest seconds, default 3)
 #   EVMASK      xentrace -e (default all)
-#   XENTRACE_EXTRA  more xentrace options (default "-S 256": 1 MiB per pCPU)
-#   PRE_SLEEP   seconds dom0 waits before tracing so the domU is up (default 6)
+#   XENTRACE_EXTRA  more xentrace options (default "-S 256": 1 MiB per pCPU;
+#               "-S 1 -s 1000" loses records)
+#   PRE_SLEEP   seconds dom0 waits before tracing so the domU is up (default 8)
 #   XEN_EXTRA   more Xen command line options
 #   WORK        work directory (default lab/arm64/work, git-ignored)
 #
-# Outputs: $WORK/out/$NAME/{trace.xentrace,boot.log,check.txt,check.json}
+# Outputs: $WORK/out/$NAME/{trace.xentrace,boot.log,info.txt,check.txt,check.json}
+# Background: ../shared/notes/arm64-qemu-lab.md, ../shared/notes/xen420-qemu-lab.md.
 set -euo pipefail
 
 LAB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$LAB/../.." && pwd)
 WORK=${WORK:-$LAB/work}
+XEN=${XEN:-}
 NAME=${NAME:-default}
 SCHED=${SCHED:-credit2}
 DOMU=${DOMU:-1}
@@ -35,123 +41,109 @@ WORKLOAD=${WORKLOAD:-mixed}
 TRACE_SECS=${TRACE_SECS:-3}
 EVMASK=${EVMASK:-all}
 XENTRACE_EXTRA=${XENTRACE_EXTRA:--S 256}
-PRE_SLEEP=${PRE_SLEEP:-6}
+PRE_SLEEP=${PRE_SLEEP:-8}
 XEN_EXTRA=${XEN_EXTRA:-}
-PATCHES=$TOP/xen-patches/4.17
-XENVER=4.17.5+72-g01140da4e8      # Debian bookworm's xen source package
+SERIES=$TOP/xen-patches/4.20
+XEN_TAG=RELEASE-4.20.4
 T0=$(date +%s)
 
 log() { printf '[lab %4ds] %s\n' $(( $(date +%s) - T0 )) "$*"; }
 die() { log "ERROR: $*"; exit 1; }
 
-[ "$(id -u)" = 0 ] || die "run as root (apt-get, dpkg --add-architecture)"
+[ "$(id -u)" = 0 ] || die "run as root (apt-get)"
 command -v apt-get >/dev/null || die "needs Debian (apt-get)"
+[ -n "$XEN" ] || die "set XEN=/path/to/xen.git (a Xen repository with $XEN_TAG)"
+git -C "$XEN" rev-parse -q --verify "$XEN_TAG^{commit}" >/dev/null ||
+    die "$XEN has no $XEN_TAG"
 mkdir -p "$WORK"
 cd "$WORK"
+. "$TOP/lab/trixie.sh"
 
 # ---------------------------------------------------------------- 1. packages
-HOSTPKGS="qemu-system-arm device-tree-compiler cpio gzip xz-utils file
-  gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu bison flex make python3
-  dpkg-dev"
-need_update=0
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    dpkg --add-architecture arm64
-    need_update=1
-fi
-if ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list \
-        /etc/apt/sources.list.d/; then
-    log "adding a bookworm deb-src entry"
-    cat > /etc/apt/sources.list.d/lab-arm64-debsrc.sources <<'EOF'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-    need_update=1
-fi
+HOSTPKGS="qemu-system-arm device-tree-compiler cpio gzip xz-utils file git
+  gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu bison flex make python3"
 missing=""
 for p in $HOSTPKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
         missing="$missing $p"
 done
-if [ -n "$missing" ] || [ $need_update = 1 ]; then
-    log "apt-get update"
-    apt-get update -q >apt-update.log 2>&1 || die "apt-get update (apt-update.log)"
-fi
 if [ -n "$missing" ]; then
     log "installing:$missing"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing \
-        >apt-install.log 2>&1 || die "apt-get install (apt-install.log)"
+    apt-get update -q >apt-update.log 2>&1 || die "apt-get update (apt-update.log)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        $missing >apt-install.log 2>&1 || die "apt-get install (apt-install.log)"
 fi
 
-# ------------------------------------------------------------ 2. Xen source
-mkdir -p src
-if [ ! -f "src/xen_$XENVER.orig.tar.xz" ]; then
-    log "apt-get source --download-only xen"
-    (cd src && apt-get source --download-only "xen=$XENVER-1" >../apt-source.log 2>&1 ||
-               apt-get source --download-only xen >../apt-source.log 2>&1) ||
-        die "apt-get source xen (apt-source.log)"
-fi
-ORIG=$(ls src/xen_*.orig.tar.xz | head -n1)
-XENVER=$(basename "$ORIG" .orig.tar.xz); XENVER=${XENVER#xen_}
-
-# ------------------------------------------ 3. patch + cross-build hypervisor
-# The hypervisor is rebuilt only when the patches or the config change.
-PSUM=$( (cat "$PATCHES"/*.patch; echo "$XENVER") | sha256sum | cut -c1-16)
-XEN_IMG=$WORK/xen-build/xen-$PSUM
-if [ ! -f "$XEN_IMG" ]; then
-    log "extracting $ORIG and applying $(ls "$PATCHES"/*.patch | wc -l) patches"
-    rm -rf xen-build/tree && mkdir -p xen-build/tree
-    tar -C xen-build/tree --strip-components=1 -xf "$ORIG"
-    for p in "$PATCHES"/*.patch; do
-        patch -d xen-build/tree -p1 --forward --batch -s < "$p" ||
-            die "patch $(basename "$p") does not apply"
-    done
-    log "cross-building Xen (arm64, defconfig)"
-    XMAKE="make -C xen-build/tree/xen XEN_TARGET_ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
-    $XMAKE defconfig >xen-build/build.log 2>&1 || die "defconfig (xen-build/build.log)"
-    grep -q '^CONFIG_TRACEBUFFER=y' xen-build/tree/xen/.config || die "TRACEBUFFER off"
-    $XMAKE -j2 >>xen-build/build.log 2>&1 || die "build (xen-build/build.log)"
-    cp xen-build/tree/xen/xen "$XEN_IMG"
-fi
-log "hypervisor: $XEN_IMG"
-
-# ------------------------------------------------ 4. arm64 binaries (debs)
-mkdir -p debs
-KVER=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null |
-       sed -n 's/.*Depends: linux-image-\([0-9][^:]*-arm64\).*/\1/p' | head -n1)
-[ -n "$KVER" ] || die "cannot resolve the arm64 kernel version"
-DEBS="xen-utils-4.17:arm64 busybox-static:arm64 linux-image-$KVER:arm64
-  libc6:arm64 libxencall1:arm64 libxenevtchn1:arm64 libxenforeignmemory1:arm64
-  libxengnttab1:arm64 libxenmisc4.17:arm64 libxenstore4:arm64
-  libxentoollog1:arm64 libxentoolcore1:arm64 libxendevicemodel1:arm64
-  libyajl2:arm64"
-if [ ! -f "debs/.done-$KVER" ]; then
-    log "apt-get download arm64 debs (kernel $KVER)"
-    (cd debs && apt-get download $DEBS >../apt-download.log 2>&1) ||
-        die "apt-get download (apt-download.log)"
-    touch "debs/.done-$KVER"
+# --------------------------------------------- 2. trixie arm64 debs, unpacked
+trixie_setup "$WORK/trixie" || die "trixie package lists"
+KPKG=$(apt-cache $(trixie_apt_opts "$WORK/trixie") depends linux-image-arm64:arm64 2>/dev/null |
+       sed -n 's/.*Depends: \(linux-image-[0-9][^:]*-arm64\).*/\1/p' | head -n1)
+[ -n "$KPKG" ] || die "cannot resolve trixie's arm64 kernel"
+KVER=${KPKG#linux-image-}
+DEBS="$KPKG:arm64 busybox-static:arm64 libc6:arm64 libxen-dev:arm64
+  libxenmisc4.20:arm64 libxencall1:arm64 libxenevtchn1:arm64
+  libxenforeignmemory1:arm64 libxengnttab1:arm64 libxentoollog1:arm64
+  libxentoolcore1:arm64 libxendevicemodel1:arm64 libxenhypfs1:arm64
+  libxenstore4:arm64 libyajl2:arm64"
+if [ ! -f "trixie/debs/.done-$KVER" ]; then
+    log "downloading trixie arm64 debs (kernel $KVER)"
+    rm -f trixie/debs/*.deb
+    trixie_download "$WORK/trixie" $DEBS || die "download"
+    touch "trixie/debs/.done-$KVER"
 fi
 if [ ! -f "ex/.done-$KVER" ]; then
-    rm -rf ex && mkdir ex
-    for f in debs/*.deb; do dpkg-deb -x "$f" ex/; done
+    trixie_unpack "$WORK/trixie" ex
     touch "ex/.done-$KVER"
 fi
 IMAGE=ex/boot/vmlinuz-$KVER          # Debian's arm64 vmlinuz is a raw Image
 [ -f "$IMAGE" ] || die "no $IMAGE"
+XENDEV=$(dpkg-deb -f trixie/debs/libxen-dev_*_arm64.deb Version)
 
-# --------------------------------------------------------- 5. initramfs
-mkinitrd() {    # $1 = dir, $2 = init script, $3 = output
+# ------------------------ 3. patched Xen 4.20.4: hypervisor and xentrace
+# Rebuilt only when the series changes.
+PSUM=$( (cat "$SERIES"/0*.patch; echo "$XEN_TAG") | sha256sum | cut -c1-16)
+XEN_IMG=$WORK/xen-build/xen-$PSUM
+XENTRACE=$WORK/xen-build/xentrace-$PSUM
+SRC=$WORK/xen-build/src
+if [ ! -f "$XEN_IMG" ] || [ ! -f "$XENTRACE" ]; then
+    log "applying $(ls "$SERIES"/0*.patch | grep -vc cover-letter) patches to $XEN_TAG"
+    rm -rf xen-build && mkdir -p xen-build
+    git clone -q --shared --no-checkout "$XEN" "$SRC"
+    git -C "$SRC" checkout -q --detach "$XEN_TAG"
+    git -C "$SRC" -c user.name=lab -c user.email=lab@invalid \
+        am -q $(ls "$SERIES"/0*.patch | grep -v cover-letter) >xen-build/am.log 2>&1 ||
+        die "git am (xen-build/am.log)"
+    log "cross-building Xen (arm64, defconfig)"
+    XMAKE="make -C $SRC/xen XEN_TARGET_ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
+    $XMAKE defconfig >xen-build/build.log 2>&1 || die "defconfig (xen-build/build.log)"
+    grep -q '^CONFIG_TRACEBUFFER=y' "$SRC/xen/.config" || die "TRACEBUFFER off"
+    nice -n 10 $XMAKE -j2 >>xen-build/build.log 2>&1 || die "build (xen-build/build.log)"
+    cp "$SRC/xen/xen" "$XEN_IMG"
+    # xentrace alone, against trixie's libxen-dev; <xen/trace.h> from the series.
+    log "cross-building the series' xentrace"
+    mkdir -p xen-build/inc/xen
+    cp "$SRC/xen/include/public/trace.h" xen-build/inc/xen/
+    L=ex/usr/lib/aarch64-linux-gnu
+    aarch64-linux-gnu-gcc -O2 -Wall -Werror -D__XEN_TOOLS__ -Ixen-build/inc \
+        -Iex/usr/include -o "$XENTRACE" "$SRC/tools/xentrace/xentrace.c" \
+        -L$L -Wl,-rpath-link,$L -lxenevtchn -lxenctrl >xen-build/xentrace.log 2>&1 ||
+        die "xentrace (xen-build/xentrace.log)"
+fi
+log "hypervisor: $XEN_IMG, xentrace: $XENTRACE"
+
+# --------------------------------------------------------- 4. initramfs
+# Trixie has merged /usr: everything is under usr/, the ELF interpreter is
+# still /lib/ld-linux-aarch64.so.1 (lib -> usr/lib).  Modules are .ko.xz.
+mkinitrd() {    # $1 = dir, $2 = init script
     local R=$1
     rm -rf "$R"
-    mkdir -p "$R"/{bin,sbin,proc,sys,dev,tmp,etc,lib/modules,usr/lib}
-    cp ex/bin/busybox "$R/bin/"
-    ln -s busybox "$R/bin/sh"
+    mkdir -p "$R"/{usr/bin,usr/sbin,usr/lib/modules,proc,sys,dev,tmp,etc}
+    ln -s usr/bin "$R/bin"; ln -s usr/sbin "$R/sbin"; ln -s usr/lib "$R/lib"
+    cp ex/usr/bin/busybox "$R/usr/bin/"
+    ln -s busybox "$R/usr/bin/sh"
     install -m 755 "$2" "$R/init"
 }
 
-# dom0: xentrace + libraries + the modules for /dev/xen and the virtio disk.
 cat > init-dom0.sh <<EOF
 #!/bin/sh
 /bin/busybox --install -s /bin
@@ -167,11 +159,12 @@ echo "LAB: dom0 up, waiting $PRE_SLEEP s"
 sleep $PRE_SLEEP
 
 # Workload, dom0 side:
-#  - /sys/hypervisor reads: xen_version hypercalls (HVC)
-#  - console writes: console_io hypercalls
-#  - IRQ affinity changes: GICD_IROUTER writes, MMIO emulated by Xen (DABT)
-#  - two busy-ish loops on two vCPUs: IPIs = ICC_SGI1R_EL1 writes (SYSREG)
-#  - sleep: WFI (WFX), timer interrupts (IRQ); disk reads: virtio IRQs
+#  - /sys/hypervisor reads: xen_version hypercalls; console writes: console_io
+#  - /proc/irq/*/smp_affinity writes: GICD_IROUTER, MMIO emulated by Xen
+#    (stage-2 faults with values)
+#  - IPIs between the two vCPUs: ICC_SGI1R_EL1 writes (system register values)
+#  - sleeps: WFI (HLT records), timer interrupts (vIRQ injection)
+#  - disk reads: virtio interrupts; CPU1 off and on: PSCI over HVC #0 (SMCCC)
 wl_hyp() {
     n=0
     while :; do
@@ -194,7 +187,6 @@ wl_irq() {
         sleep 0.05
     done
 }
-# PSCI over HVC #0 (SMC records): take dom0's vCPU1 off line and back.
 wl_psci() {
     while :; do
         sleep 0.7
@@ -220,14 +212,32 @@ echo "LAB: trace written, power off"
 poweroff -f
 EOF
 mkinitrd rootfs-dom0 init-dom0.sh
-cp -a ex/lib/aarch64-linux-gnu ex/lib/ld-linux-aarch64.so.1 rootfs-dom0/lib/
-cp -a ex/usr/lib/aarch64-linux-gnu rootfs-dom0/usr/lib/
-rm -rf rootfs-dom0/usr/lib/aarch64-linux-gnu/gconv
-cp ex/usr/lib/xen-4.17/bin/xentrace rootfs-dom0/bin/
-M=ex/lib/modules/$KVER/kernel
-cp $M/drivers/virtio/virtio_mmio.ko $M/drivers/block/virtio_blk.ko \
-   $M/drivers/xen/xen-privcmd.ko $M/drivers/xen/xen-evtchn.ko \
-   $M/drivers/xen/xenfs/xenfs.ko rootfs-dom0/lib/modules/
+# xentrace and the libraries it needs, walked with readelf over the trixie
+# tree (never the host's: trixie's tools need trixie's glibc).
+L=ex/usr/lib/aarch64-linux-gnu
+need_libs() {
+    aarch64-linux-gnu-readelf -d "$@" 2>/dev/null |
+        sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u
+}
+cp "$XENTRACE" rootfs-dom0/usr/bin/xentrace
+mkdir -p rootfs-dom0/$L
+cp -L ex/usr/lib/ld-linux-aarch64.so.1 rootfs-dom0/usr/lib/
+todo="rootfs-dom0/usr/bin/xentrace"
+while [ -n "$todo" ]; do
+    next=""
+    for lib in $(need_libs $todo); do
+        [ -e "rootfs-dom0/$L/$lib" ] && continue
+        [ -e "$L/$lib" ] || die "library $lib not in the trixie debs"
+        cp -L "$L/$lib" "rootfs-dom0/$L/"
+        next="$next rootfs-dom0/$L/$lib"
+    done
+    todo=$next
+done
+M=ex/usr/lib/modules/$KVER/kernel
+for m in drivers/virtio/virtio_mmio drivers/block/virtio_blk drivers/xen/xen-privcmd \
+         drivers/xen/xen-evtchn drivers/xen/xenfs/xenfs; do
+    xz -dc "$M/$m.ko.xz" > "rootfs-dom0/usr/lib/modules/$(basename "$m").ko"
+done
 (cd rootfs-dom0 && find . | cpio -o -H newc --quiet | gzip -6) > initrd-dom0.cpio.gz
 
 # domU: busybox only; prints to its vpl011 console (MMIO emulated in Xen).
@@ -248,7 +258,7 @@ EOF
 mkinitrd rootfs-domu init-domu.sh
 (cd rootfs-domu && find . | cpio -o -H newc --quiet | gzip -6) > initrd-domu.cpio.gz
 
-# ------------------------------------------------------ 6. device tree
+# ------------------------------------------------------ 5. device tree
 rm -f out.img && truncate -s 64M out.img
 QOPTS=(-machine virt,virtualization=on,gic-version=3 -cpu cortex-a57 -smp 2
        -m 2048 -nographic
@@ -259,6 +269,7 @@ D=virt-xen.dtb
 cp virt.dtb $D
 hx() { printf '0x%x' "$1"; }
 ISZ=$(stat -c %s "$IMAGE")
+[ "$ISZ" -lt $((0x4000000)) ] || die "kernel Image larger than 64 MiB"
 fdtput -t x $D /chosen '#address-cells' 2
 fdtput -t x $D /chosen '#size-cells' 2
 fdtput -t s $D /chosen xen,xen-bootargs \
@@ -270,9 +281,12 @@ fdtput -t x $D /chosen/module@0 reg 0 0x50000000 0 "$(hx "$ISZ")"
 fdtput -c $D /chosen/module@1
 fdtput -t s $D /chosen/module@1 compatible multiboot,ramdisk multiboot,module
 fdtput -t x $D /chosen/module@1 reg 0 0x54000000 0 "$(hx "$(stat -c %s initrd-dom0.cpio.gz)")"
+[ "$(stat -c %s initrd-dom0.cpio.gz)" -lt $((0x2000000)) ] || die "dom0 initrd larger than 32 MiB"
 LOADERS=(-device loader,file="$IMAGE",addr=0x50000000,force-raw=on
          -device loader,file=initrd-dom0.cpio.gz,addr=0x54000000,force-raw=on)
 if [ "$DOMU" = 1 ]; then
+    # Xen 4.20 silently builds no dom0 when the domU's kernel module has the
+    # same address as dom0's: the domU gets its own copy of the Image.
     fdtput -c $D /chosen/domU1
     fdtput -t s $D /chosen/domU1 compatible xen,domain
     fdtput -t x $D /chosen/domU1 '#address-cells' 2
@@ -282,21 +296,22 @@ if [ "$DOMU" = 1 ]; then
     fdtput -t x $D /chosen/domU1 vpl011
     fdtput -c $D /chosen/domU1/module@0
     fdtput -t s $D /chosen/domU1/module@0 compatible multiboot,kernel multiboot,module
-    fdtput -t x $D /chosen/domU1/module@0 reg 0 0x50000000 0 "$(hx "$ISZ")"
+    fdtput -t x $D /chosen/domU1/module@0 reg 0 0x58000000 0 "$(hx "$ISZ")"
     fdtput -t s $D /chosen/domU1/module@0 bootargs "console=ttyAMA0 rdinit=/init"
     fdtput -c $D /chosen/domU1/module@1
     fdtput -t s $D /chosen/domU1/module@1 compatible multiboot,ramdisk multiboot,module
     fdtput -t x $D /chosen/domU1/module@1 reg 0 0x56000000 0 "$(hx "$(stat -c %s initrd-domu.cpio.gz)")"
-    LOADERS+=(-device loader,file=initrd-domu.cpio.gz,addr=0x56000000,force-raw=on)
+    LOADERS+=(-device loader,file=initrd-domu.cpio.gz,addr=0x56000000,force-raw=on
+              -device loader,file="$IMAGE",addr=0x58000000,force-raw=on)
 fi
 
-# ------------------------------------------------------------- 7. boot
+# ------------------------------------------------------------- 6. boot
 OUT=$WORK/out/$NAME
 rm -rf "$OUT" && mkdir -p "$OUT"
 log "booting Xen under QEMU ($(qemu-system-aarch64 --version | head -n1))"
 Q0=$(date +%s.%N)
 set +e
-timeout 600 qemu-system-aarch64 "${QOPTS[@]}" -no-reboot -dtb $D \
+timeout 1200 nice -n 10 qemu-system-aarch64 "${QOPTS[@]}" -no-reboot -dtb $D \
     -kernel "$XEN_IMG" "${LOADERS[@]}" </dev/null 2>&1 |
     python3 -u -c '
 import sys, time
@@ -308,10 +323,11 @@ for line in sys.stdin.buffer:
 QRC=${PIPESTATUS[0]}
 set -e
 Q1=$(date +%s.%N)
-log "QEMU exit $QRC after $(python3 -c "print('%.1f' % ($Q1 - $Q0))") s"
+QWALL=$(python3 -c "print('%.1f' % ($Q1 - $Q0))")
+log "QEMU exit $QRC after $QWALL s"
 [ "$QRC" = 0 ] || die "QEMU failed or timed out (see $OUT/boot.log)"
 
-# ------------------------------------------------------- 8. extract + check
+# ------------------------------------------------------- 7. extract + check
 SZ=$(head -c 512 out.img | tr -d '\0' | awk '/TRACELEN/{print $2}')
 [ -n "$SZ" ] || die "no trace on the disk image (see $OUT/boot.log)"
 dd if=out.img of="$OUT/trace.xentrace" bs=512 skip=1 status=none
@@ -319,17 +335,20 @@ truncate -s "$SZ" "$OUT/trace.xentrace"
 MD5=$(md5sum "$OUT/trace.xentrace" | cut -d' ' -f1)
 grep -q "LAB: TRACE size $SZ md5 $MD5" "$OUT/boot.log" ||
     die "trace checksum differs from the one dom0 printed"
+TIMER=$(sed -n 's/.*Generic Timer IRQ:.*Freq: \([0-9]*\) KHz.*/\1/p' "$OUT/boot.log" | head -n1)
 cat > "$OUT/info.txt" <<EOF
-xen: $XENVER (Debian orig source) + xen-patches/4.17 ($(cd "$TOP" && git log -1 --format=%h -- xen-patches 2>/dev/null || echo uncommitted), sha256/16 $PSUM)
+xen: $XEN_TAG ($(git -C "$XEN" rev-parse --short=12 "$XEN_TAG^{commit}")) + xen-patches/4.20 (sha256/16 $PSUM), arm64 defconfig, $(aarch64-linux-gnu-gcc --version | head -n1)
+xentrace: the series' tools/xentrace/xentrace.c, built against trixie libxen-dev $XENDEV
 qemu: $(qemu-system-aarch64 --version | head -n1)
-kernel: linux-image-$KVER (dom0 and domU)
-xentrace: $(dpkg-deb -f debs/xen-utils-4.17_*_arm64.deb Version)
-sched: $SCHED  domU: $DOMU  workload: $WORKLOAD  trace: -e $EVMASK -T $TRACE_SECS $XENTRACE_EXTRA
+kernel: trixie linux-image-$KVER (dom0 and domU); busybox-static $(dpkg-deb -f trixie/debs/busybox-static_*_arm64.deb Version)
+timer: ${TIMER:-?} kHz (Xen's boot log)
+sched: $SCHED  domU: $DOMU  workload: $WORKLOAD  trace: -D -e $EVMASK -T $TRACE_SECS $XENTRACE_EXTRA
+qemu wall: $QWALL s
 trace: $SZ bytes, md5 $MD5
 EOF
-python3 "$LAB/check.py" "$OUT/trace.xentrace" > "$OUT/check.txt" ||
+python3 "$LAB/check.py" ${TIMER:+--clock-khz $TIMER} "$OUT/trace.xentrace" > "$OUT/check.txt" ||
     die "check.py found problems (see $OUT/check.txt)"
 python3 "$LAB/check.py" --json "$OUT/trace.xentrace" > "$OUT/check.json"
 cat "$OUT/info.txt"
-sed -n '1,40p' "$OUT/check.txt"
+sed -n '1,60p' "$OUT/check.txt"
 log "done: $OUT (total $(( $(date +%s) - T0 )) s)"

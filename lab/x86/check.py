@@ -34,7 +34,7 @@ CPU_CHANGE = 0x0001F003
 MARK = 0x5EED0000
 
 NAMES = {
-    0x0001F001: "LOST_RECORDS", 0x0001F002: "TRACE_WRAP_BUFFER", 0x0001F003: "TRACE_CPU_CHANGE",
+    0x0001F001: "LOST_RECORDS", 0x0001F002: "TRACE_WRAP_BUFFER", 0x0001F003: "TRACE_CPU_CHANGE", 0x0001F005: "TRACE_CLOCK_KHZ",
     0x00021002: "SCHED_CONTINUE_RUNNING",
     0x00028001: "SCHED_DOM_ADD", 0x00028002: "SCHED_DOM_REM", 0x00028003: "SCHED_SLEEP",
     0x00028004: "SCHED_WAKE", 0x00028005: "SCHED_YIELD", 0x00028006: "SCHED_BLOCK",
@@ -186,7 +186,7 @@ def parse(path, wl):
         "pf_region": collections.Counter(),      # (2 MB region of addr, error code) -> n
         "pv_pf": collections.Counter(),          # (dom, user?) -> n
         "runstate_to_running": collections.Counter(),
-        "lost": 0, "wraps": 0,
+        "lost": 0, "wraps": 0, "clock_khz": None,
     }
     running = {}  # pcpu -> (dom, vcpu)
     pending = {}  # pcpu -> records seen before its running vCPU was known
@@ -234,6 +234,8 @@ def parse(path, wl):
             st["per_event"][ev] += 1
             st["per_event_cpu"][(ev, cpu)] += 1
             st["per_cpu"][cpu] += 1
+            if ev == 0x0001F005 and nx == 1 and st["clock_khz"] is None:
+                st["clock_khz"] = words[0]   # xentrace's clock record
             if tsc is None:
                 st["no_tsc"] += 1
             else:
@@ -334,7 +336,8 @@ def main():
                     help="lowest RIP of the lab workload binary")
     ap.add_argument("--rip-hi", type=lambda s: int(s, 0), default=0x30000000,
                     help="RIP limit of the lab workload binary")
-    ap.add_argument("--cpu-hz", type=float, default=2300e6, help="TSC rate for the spans")
+    ap.add_argument("--cpu-hz", type=float, default=None,
+                    help="TSC rate for the spans (default: the trace's clock record, else 2.3 GHz)")
     ap.add_argument("--cpuid-per-loop", type=int, default=100)
     ap.add_argument("--vmmcall-per-loop", type=int, default=5)
     ap.add_argument("--hcall-per-loop", type=int, default=100)
@@ -350,6 +353,10 @@ def main():
     out("lost_records %d" % st["lost"])
     out("wrap_buffer %d" % st["wraps"])
     out("framing_errors %d%s" % (len(st["errors"]), (": " + "; ".join(st["errors"][:3])) if st["errors"] else ""))
+    if st["clock_khz"] is not None:
+        out("clock_khz %d (TRC_TRACE_CLOCK_KHZ, written by xentrace)" % st["clock_khz"])
+    if a.cpu_hz is None:
+        a.cpu_hz = st["clock_khz"] * 1e3 if st["clock_khz"] else 2300e6
     out("")
     out("per CPU (records excluding CPU-change, TSC span at %.3f MHz, TSC going backwards):" % (a.cpu_hz / 1e6))
     for cpu in sorted(st["per_cpu"]):

@@ -2,16 +2,18 @@
 # /init of the dom0 initramfs built by lab/x86/run.sh.
 # Kernel command line: xlab=dom0|pvh|hvm  xlab_t=<xentrace -T seconds>  xlab_loops=<workload loops>
 /bin/busybox --install -s /bin
-export PATH=/bin:/usr/bin:/usr/sbin:/usr/lib/xen-4.17/bin
+XV=$(cat /etc/xlab-xenver 2>/dev/null || echo 4.17)
+export PATH=/bin:/usr/bin:/usr/sbin:/usr/lib/xen-$XV/bin
 export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 mkdir -p /tmp /run; mount -t tmpfs tmpfs /tmp; mount -t tmpfs tmpfs /run
 mkdir -p /dev/pts; mount -t devpts devpts /dev/pts
 arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p"; }
 MODE=$(arg xlab); T=$(arg xlab_t); LOOPS=$(arg xlab_loops)
-echo "LAB dom0 init: mode=$MODE T=$T loops=$LOOPS uptime=$(cut -d' ' -f1 /proc/uptime)"
+echo "LAB dom0 init: xen=$XV mode=$MODE T=$T loops=$LOOPS uptime=$(cut -d' ' -f1 /proc/uptime)"
 for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk \
          xen-privcmd xen-evtchn xenfs xen-gntdev xen-gntalloc; do
+    [ -e /lib/modules/$m.ko ] || continue     # built into 6.12
     insmod /lib/modules/$m.ko || echo "LAB insmod $m failed"
 done
 mkdir -p /proc/xen; mount -t xenfs xenfs /proc/xen

@@ -1,9 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# x86 lab: capture real xentrace files from Debian's Xen 4.17 (x86-64) booted
+# x86 lab: capture real xentrace files from Debian's Xen (x86-64) booted
 # under qemu-system-x86_64 TCG (-cpu qemu64,+svm,+npt: nested SVM emulated).
 # Run as root on Debian bookworm; installs what it needs with apt.
+#
+# XLAB_XEN=4.20 (default): Debian 13 (trixie)'s Xen 4.20 hypervisor, tools and
+# 6.12 kernel (their debs only downloaded and unpacked, lists used beside the
+# host's: lab/trixie.sh), with xentrace built from xen-patches/4.20 (it writes
+# the trace clock record), which needs XEN=/path/to/xen.git (RELEASE-4.20.4).
+# XLAB_XEN=4.17: bookworm's Xen 4.17 and 6.1 kernel, Debian's own xentrace.
 #
 #   bash lab/x86/run.sh dom0      PV dom0 alone, countable hypercall/page-fault load
 #   bash lab/x86/run.sh pvh       + PVH guest (xl create) running lab/x86/src/exits.c
@@ -19,13 +25,31 @@ set -euo pipefail
 LAB=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$LAB/../.." && pwd)
 W=$LAB/work
-KVER=6.1.0-57-amd64
-XENVER=4.17
-DEBS="xen-hypervisor-$XENVER-amd64 xen-utils-$XENVER xen-utils-common xenstore-utils
-      linux-image-$KVER busybox-static libxencall1 libxenevtchn1 libxenforeignmemory1
-      libxengnttab1 libxenmisc$XENVER libxenstore4 libxentoollog1 libxentoolcore1
-      libxendevicemodel1 libyajl2 libxenhypfs1 libext2fs2 qemu-system-xen"
-HOSTPKGS="qemu-system-x86 qemu-system-data seabios cpio kmod gcc libc6-dev python3"
+XENVER=${XLAB_XEN:-4.20}
+XEN=${XEN:-}
+case $XENVER in
+4.17)
+    KVER=6.1.0-57-amd64
+    DEBS="xen-hypervisor-$XENVER-amd64 xen-utils-$XENVER xen-utils-common xenstore-utils
+          linux-image-$KVER busybox-static libxencall1 libxenevtchn1 libxenforeignmemory1
+          libxengnttab1 libxenmisc$XENVER libxenstore4 libxentoollog1 libxentoolcore1
+          libxendevicemodel1 libyajl2 libxenhypfs1 libext2fs2 qemu-system-xen"
+    W=$LAB/work
+    ;;
+4.20)
+    KVER=""             # trixie's, resolved in setup()
+    DEBS="xen-hypervisor-4.20-amd64 xen-utils-4.20 xen-utils-common xenstore-utils
+          busybox-static libc6 libxen-dev libxencall1 libxenevtchn1 libxenforeignmemory1
+          libxengnttab1 libxenmisc4.20 libxenstore4 libxentoollog1 libxentoolcore1
+          libxendevicemodel1 libyajl2 libxenhypfs1 libext2fs2t64 libcom-err2 liblzma5
+          libuuid1 libzstd1 zlib1g libbz2-1.0 libncurses6 libtinfo6 libgcc-s1"
+    W=$LAB/work/xen420
+    ;;
+*) echo "XLAB_XEN: 4.17 or 4.20" >&2; exit 2 ;;
+esac
+HOSTPKGS="qemu-system-x86 qemu-system-data seabios cpio kmod gcc libc6-dev python3 xz-utils
+          binutils git"
+. "$REPO/lab/trixie.sh"
 
 log() { printf '[run.sh %s] %s\n' "$(date +%T)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -40,7 +64,9 @@ setup() {
         DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null
     fi
     mkdir -p "$W/debs"
-    if [ ! -e "$W/ex/.done" ] || [ ! -e "$W/ex/usr/libexec/xen-qemu-system-i386" ]; then
+    if [ "$XENVER" = 4.20 ]; then
+        setup_trixie
+    elif [ ! -e "$W/ex/.done" ] || [ ! -e "$W/ex/usr/libexec/xen-qemu-system-i386" ]; then
         log "downloading Xen, kernel and tools .debs"
         (cd "$W/debs" && { apt-get download $DEBS >/dev/null 2>&1 ||
             { apt-get update -q >/dev/null && apt-get download $DEBS >/dev/null; }; })
@@ -55,8 +81,47 @@ setup() {
     gcc -static -O2 -Wall -Wl,-Ttext-segment=0x10000000 -o "$W/hcall" "$LAB/src/hcall.c"
 }
 
+# Xen 4.20: trixie's debs, and xentrace from xen-patches/4.20 built against
+# trixie's libxen-dev (only xentrace: the hypervisor and the rest are Debian's).
+setup_trixie() {
+    trixie_setup "$W/trixie" || die "trixie package lists"
+    local kpkg
+    kpkg=$(apt-cache $(trixie_apt_opts "$W/trixie") depends linux-image-amd64:amd64 2>/dev/null |
+           sed -n 's/.*Depends: \(linux-image-[0-9][^:]*-amd64\).*/\1/p' | head -n1)
+    [ -n "$kpkg" ] || die "cannot resolve trixie's amd64 kernel"
+    KVER=${kpkg#linux-image-}
+    if [ ! -e "$W/ex/.done-$KVER" ]; then
+        log "downloading trixie's Xen 4.20, kernel $KVER and tools .debs"
+        rm -f "$W"/trixie/debs/*.deb
+        trixie_download "$W/trixie" $(for p in $DEBS $kpkg; do echo "$p:amd64"; done) ||
+            die "download"
+        trixie_unpack "$W/trixie" "$W/ex"
+        cp "$W"/trixie/debs/*.deb "$W/debs/"
+        touch "$W/ex/.done-$KVER"
+    fi
+    local series=$REPO/xen-patches/4.20 psum src=$W/xen-src
+    psum=$( (cat "$series"/0*.patch) | sha256sum | cut -c1-16)
+    if [ ! -x "$W/xentrace-$psum" ]; then
+        [ -n "$XEN" ] || die "set XEN=/path/to/xen.git (RELEASE-4.20.4) for the series' xentrace"
+        log "building xentrace from xen-patches/4.20"
+        rm -rf "$src"
+        git clone -q --shared --no-checkout "$XEN" "$src"
+        git -C "$src" checkout -q --detach RELEASE-4.20.4
+        git -C "$src" -c user.name=lab -c user.email=lab@invalid \
+            am -q $(ls "$series"/0*.patch | grep -v cover-letter) || die "git am"
+        mkdir -p "$W/inc/xen"
+        cp "$src/xen/include/public/trace.h" "$W/inc/xen/"
+        local L=$W/ex/usr/lib/x86_64-linux-gnu
+        gcc -O2 -Wall -Werror -D__XEN_TOOLS__ -I"$W/inc" -I"$W/ex/usr/include" \
+            -o "$W/xentrace-$psum" "$src/tools/xentrace/xentrace.c" \
+            -L"$L" -Wl,-rpath-link,"$L" -lxenevtchn -lxenctrl || die "xentrace build"
+    fi
+    XENTRACE_BIN=$W/xentrace-$psum
+}
+
 # copy_elf ROOT FILE...: the files and every shared library they need into ROOT
 copy_elf() {
+    [ "$XENVER" = 4.20 ] && { copy_elf_trixie "$@"; return; }
     local root=$1 f lib; shift
     local lp="$W/ex/usr/lib/x86_64-linux-gnu:$W/ex/lib/x86_64-linux-gnu"
     mkdir -p "$root/usr/lib/x86_64-linux-gnu" "$root/lib64"
@@ -71,15 +136,48 @@ copy_elf() {
     done
 }
 
+# Trixie's tools need trixie's glibc: walk NEEDED with readelf over the
+# unpacked trixie tree, never the host's libraries.
+copy_elf_trixie() {
+    local root=$1 todo lib next L=$W/ex/usr/lib/x86_64-linux-gnu; shift
+    mkdir -p "$root/usr/lib/x86_64-linux-gnu" "$root/lib64"
+    cp -L "$W/ex/usr/lib64/ld-linux-x86-64.so.2" "$root/lib64/"
+    todo="$*"
+    while [ -n "$todo" ]; do
+        next=""
+        for lib in $(readelf -d $todo 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u); do
+            [ -e "$root/usr/lib/x86_64-linux-gnu/$lib" ] && continue
+            [ -e "$L/$lib" ] || die "library $lib not in the trixie debs"
+            cp -L "$L/$lib" "$root/usr/lib/x86_64-linux-gnu/"
+            next="$next $root/usr/lib/x86_64-linux-gnu/$lib"
+        done
+        todo=$next
+    done
+}
+
 mkcpio() { (cd "$1" && find . | cpio -o -H newc --quiet | gzip -1) > "$2"; }
 
 base_root() {
     local r=$1
     rm -rf "$r"; mkdir -p "$r"/{bin,dev,proc,sys,tmp,run,etc,lib/modules,usr/bin,usr/sbin,var}
     ln -s ../run "$r/var/run"
-    cp "$W/ex/bin/busybox" "$r/bin/busybox"
+    cp "$W/ex/bin/busybox" "$r/bin/busybox" 2>/dev/null || cp "$W/ex/usr/bin/busybox" "$r/bin/busybox"
+    echo "$XENVER" > "$r/etc/xlab-xenver"
     mknod -m 600 "$r/dev/console" c 5 1
     mknod -m 666 "$r/dev/null" c 1 3
+}
+
+# the kernel's module tree (trixie: merged /usr)
+moddir() {
+    if [ -d "$W/ex/lib/modules/$KVER" ]; then echo "$W/ex/lib/modules/$KVER/kernel"
+    else echo "$W/ex/usr/lib/modules/$KVER/kernel"; fi
+}
+
+# modcp MODULE-PATH-WITHOUT-.ko DIR: plain .ko (4.20's kernel has .ko.xz)
+modcp() {
+    if [ -e "$1.ko" ]; then cp "$1.ko" "$2/"
+    elif [ -e "$1.ko.xz" ]; then xz -dc "$1.ko.xz" > "$2/$(basename "$1").ko"
+    else die "no module $1"; fi
 }
 
 build_domu() {
@@ -87,32 +185,40 @@ build_domu() {
     base_root "$r"
     cp "$LAB/init-domu.sh" "$r/init"; chmod 755 "$r/init"
     cp "$W/exits" "$r/bin/exits"
-    cp "$W/ex/lib/modules/$KVER/kernel/arch/x86/kernel/msr.ko" "$r/lib/modules/"
+    modcp "$(moddir)/arch/x86/kernel/msr" "$r/lib/modules/"
     mkcpio "$r" "$W/initrd-domu.cpio.gz"
 }
 
 build_dom0() {
     local mode=$1 r=$W/root-dom0 m x
-    local md=$W/ex/lib/modules/$KVER/kernel
+    local md
+    md=$(moddir)
     base_root "$r"
     cp "$LAB/init-dom0.sh" "$r/init"; chmod 755 "$r/init"
     cp "$W/hcall" "$r/usr/bin/hcall"
-    for m in drivers/virtio/virtio_ring drivers/virtio/virtio drivers/virtio/virtio_pci_legacy_dev \
-             drivers/virtio/virtio_pci_modern_dev drivers/virtio/virtio_pci drivers/block/virtio_blk \
+    local mods="drivers/virtio/virtio_ring drivers/virtio/virtio drivers/virtio/virtio_pci_legacy_dev
+             drivers/virtio/virtio_pci_modern_dev drivers/virtio/virtio_pci"
+    [ "$XENVER" = 4.20 ] && mods=""     # 6.12: virtio core and PCI built in
+    for m in $mods drivers/block/virtio_blk \
              drivers/xen/xen-privcmd drivers/xen/xen-evtchn drivers/xen/xenfs/xenfs \
              drivers/xen/xen-gntdev drivers/xen/xen-gntalloc; do
-        cp "$md/$m.ko" "$r/lib/modules/"
+        modcp "$md/$m" "$r/lib/modules"
     done
     mkdir -p "$r/usr/lib/xen-$XENVER/bin"
     local bins="xentrace"
     [ "$mode" != dom0 ] && bins="$bins xl xenstored xen-init-dom0 xenconsoled"
     for x in $bins; do cp "$W/ex/usr/lib/xen-$XENVER/bin/$x" "$r/usr/lib/xen-$XENVER/bin/"; done
+    [ "$XENVER" = 4.20 ] && cp "$XENTRACE_BIN" "$r/usr/lib/xen-$XENVER/bin/xentrace"
     copy_elf "$r" "$r"/usr/lib/xen-$XENVER/bin/*
     if [ "$mode" != dom0 ]; then
         cp "$W/ex/usr/bin/xenstore" "$r/usr/bin/"
         for x in read write ls list; do ln -sf xenstore "$r/usr/bin/xenstore-$x"; done
         copy_elf "$r" "$W/ex/usr/bin/xenstore"
-        cp -L /usr/lib/x86_64-linux-gnu/libgcc_s.so.1 "$r/usr/lib/x86_64-linux-gnu/"
+        if [ "$XENVER" = 4.20 ]; then
+            cp -L "$W/ex/usr/lib/x86_64-linux-gnu/libgcc_s.so.1" "$r/usr/lib/x86_64-linux-gnu/"
+        else
+            cp -L /usr/lib/x86_64-linux-gnu/libgcc_s.so.1 "$r/usr/lib/x86_64-linux-gnu/"
+        fi
         mkdir -p "$r/etc/xen" "$r/boot"
         cp "$W/ex/etc/xen/xl.conf" "$r/etc/xen/"
         sed "s/@LOOPS@/$LOOPS/" "$LAB/guest-$mode.cfg" > "$r/etc/xen/guest-$mode.cfg"
@@ -177,6 +283,8 @@ tsc_hz() { sed -n 's/.*(XEN) Detected \([0-9.]*\) MHz processor.*/\1/p' "$1" | h
 
 scenario() {
     local mode=$1 out=$W/$1
+    [ "$XENVER" = 4.20 ] && [ "$mode" = hvm ] &&
+        die "hvm needs trixie's qemu-system-xen, not set up: use XLAB_XEN=4.17"
     setup
     log "building initramfs ($mode, xentrace -T $T, $LOOPS loops)"
     build_dom0 "$mode"
@@ -190,8 +298,10 @@ scenario() {
 fixtures() {
     local f=$REPO/tests/fixtures/x86 s name
     mkdir -p "$f"
+    local v=${XENVER/./}
     for s in dom0 pvh; do
-        case $s in dom0) name=x86-qemu-xen417-pv-dom0 ;; pvh) name=x86-qemu-xen417-pvh-svm ;; esac
+        case $s in dom0) name=x86-qemu-xen$v-pv-dom0 ;; pvh) name=x86-qemu-xen$v-pvh-svm ;; esac
+        if [ "$XENVER" = 4.20 ] && [ ! -s "$W/$s/trace.bin" ]; then continue; fi
         [ -s "$W/$s/trace.bin" ] || die "no $W/$s/trace.bin; run: bash $0 $s"
         cp "$W/$s/trace.bin" "$f/$name.xentrace"
         cp "$W/$s/boot.log" "$f/$name.bootlog.txt"
