@@ -16,8 +16,10 @@
 #   NAME        output name under $WORK/out/ (default: default)
 #   SCHED       Xen scheduler: credit2 (default) or credit
 #   DOMU        1 = boot a dom0less domU (default), 0 = dom0 only
-#   WORKLOAD    mixed (default: hypercalls, MMIO, IPIs, PSCI CPU off/on, disk
-#               I/O, sleeps) or burn (the domU also spins)
+#   WORKLOAD    busy (default: hypercalls, injected aborts, MMIO, IPIs, disk
+#               I/O, sleeps), mixed (busy + one PSCI CPU off/on cycle of dom0's
+#               CPU 1: slow under TCG, a minute on a loaded host) or burn
+#               (busy, and the domU spins)
 #   TRACE_SECS  xentrace -T (guest seconds, default 3)
 #   EVMASK      xentrace -e (default all)
 #   XENTRACE_EXTRA  more xentrace options (default "-S 256": 1 MiB per pCPU;
@@ -37,7 +39,7 @@ XEN=${XEN:-}
 NAME=${NAME:-default}
 SCHED=${SCHED:-credit2}
 DOMU=${DOMU:-1}
-WORKLOAD=${WORKLOAD:-mixed}
+WORKLOAD=${WORKLOAD:-busy}
 TRACE_SECS=${TRACE_SECS:-3}
 EVMASK=${EVMASK:-all}
 XENTRACE_EXTRA=${XENTRACE_EXTRA:--S 256}
@@ -61,7 +63,8 @@ cd "$WORK"
 
 # ---------------------------------------------------------------- 1. packages
 HOSTPKGS="qemu-system-arm device-tree-compiler cpio gzip xz-utils file git
-  gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu bison flex make python3"
+  gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross bison flex
+  make python3"
 missing=""
 for p in $HOSTPKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -106,19 +109,26 @@ XEN_IMG=$WORK/xen-build/xen-$PSUM
 XENTRACE=$WORK/xen-build/xentrace-$PSUM
 SRC=$WORK/xen-build/src
 if [ ! -f "$XEN_IMG" ] || [ ! -f "$XENTRACE" ]; then
-    log "applying $(ls "$SERIES"/0*.patch | grep -vc cover-letter) patches to $XEN_TAG"
-    rm -rf xen-build && mkdir -p xen-build
-    git clone -q --shared --no-checkout "$XEN" "$SRC"
-    git -C "$SRC" checkout -q --detach "$XEN_TAG"
-    git -C "$SRC" -c user.name=lab -c user.email=lab@invalid \
-        am -q $(ls "$SERIES"/0*.patch | grep -v cover-letter) >xen-build/am.log 2>&1 ||
-        die "git am (xen-build/am.log)"
+    if [ ! -f "xen-build/.applied-$PSUM" ]; then
+        log "applying $(ls "$SERIES"/0*.patch | grep -vc cover-letter) patches to $XEN_TAG"
+        rm -rf xen-build && mkdir -p xen-build
+        git clone -q --shared --no-checkout "$XEN" "$SRC"
+        git -C "$SRC" checkout -q --detach "$XEN_TAG"
+        git -C "$SRC" -c user.name=lab -c user.email=lab@invalid \
+            am -q $(ls "$SERIES"/0*.patch | grep -v cover-letter) >xen-build/am.log 2>&1 ||
+            die "git am (xen-build/am.log)"
+        touch "xen-build/.applied-$PSUM"
+    fi
+fi
+if [ ! -f "$XEN_IMG" ]; then
     log "cross-building Xen (arm64, defconfig)"
     XMAKE="make -C $SRC/xen XEN_TARGET_ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
     $XMAKE defconfig >xen-build/build.log 2>&1 || die "defconfig (xen-build/build.log)"
     grep -q '^CONFIG_TRACEBUFFER=y' "$SRC/xen/.config" || die "TRACEBUFFER off"
     nice -n 10 $XMAKE -j2 >>xen-build/build.log 2>&1 || die "build (xen-build/build.log)"
     cp "$SRC/xen/xen" "$XEN_IMG"
+fi
+if [ ! -f "$XENTRACE" ]; then
     # xentrace alone, against trixie's libxen-dev; <xen/trace.h> from the series.
     log "cross-building the series' xentrace"
     mkdir -p xen-build/inc/xen
@@ -159,20 +169,20 @@ echo "LAB: dom0 up, waiting $PRE_SLEEP s"
 sleep $PRE_SLEEP
 
 # Workload, dom0 side:
-#  - /sys/hypervisor reads: xen_version hypercalls; console writes: console_io
+#  - src/hyp.c: /sys/hypervisor reads (xen_version hypercalls), and reads of
+#    an address nothing backs (Xen injects data aborts); console writes
+#    (console_io hypercalls)
 #  - /proc/irq/*/smp_affinity writes: GICD_IROUTER, MMIO emulated by Xen
 #    (stage-2 faults with values)
 #  - IPIs between the two vCPUs: ICC_SGI1R_EL1 writes (system register values)
 #  - sleeps: WFI (HLT records), timer interrupts (vIRQ injection)
 #  - disk reads: virtio interrupts; CPU1 off and on: PSCI over HVC #0 (SMCCC)
-wl_hyp() {
+wl_con() {
     n=0
     while :; do
-        cat /sys/hypervisor/version/* /sys/hypervisor/properties/* \
-            /sys/hypervisor/uuid >/dev/null 2>&1
         n=\$((n + 1))
-        [ \$((n % 5)) = 0 ] && echo "LAB: dom0 workload tick \$n"
-        sleep 0.02
+        echo "LAB: dom0 workload tick \$n"
+        sleep 0.2
     done
 }
 wl_irq() {
@@ -189,20 +199,36 @@ wl_irq() {
 }
 wl_psci() {
     while :; do
-        sleep 0.7
         echo 0 > /sys/devices/system/cpu/cpu1/online && echo "LAB: cpu1 off"
         sleep 0.3
         echo 1 > /sys/devices/system/cpu/cpu1/online && echo "LAB: cpu1 on"
+        touch /tmp/psci-cycle
+        sleep 0.7
     done
 }
-wl_hyp & P1=\$!
+# Under TCG on a loaded host xentrace takes seconds to start: start the
+# workload once it traces (its file is not empty: the clock record is written
+# once the buffers are mapped and enabled), stop it with SIGINT when the
+# workload is done; -T is only an upper bound.
+echo "LAB: xentrace start"
+/bin/xentrace -D -e $EVMASK -T $((TRACE_SECS + 300)) $XENTRACE_EXTRA /tmp/trace.bin &
+XT=\$!
+n=0
+while [ ! -s /tmp/trace.bin ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
+echo "LAB: tracing after \${n}00 ms"
+/bin/hyp $TRACE_SECS & P0=\$!
+wl_con & P1=\$!
 wl_irq & P2=\$!
 P3=
 [ "$WORKLOAD" = mixed ] && { wl_psci & P3=\$!; }
-echo "LAB: xentrace start"
-/bin/xentrace -D -e $EVMASK -T $TRACE_SECS $XENTRACE_EXTRA /tmp/trace.bin
-echo "LAB: xentrace done rc=\$?"
+wait \$P0
+# at least one CPU off/on cycle in the trace
+while [ -n "\$P3" ] && [ ! -e /tmp/psci-cycle ]; do sleep 0.1; done
 kill \$P1 \$P2 \$P3 2>/dev/null
+sleep 0.2
+kill -INT \$XT
+wait \$XT
+echo "LAB: xentrace done rc=\$?"
 SZ=\$(stat -c %s /tmp/trace.bin)
 echo "LAB: TRACE size \$SZ md5 \$(md5sum /tmp/trace.bin | cut -d' ' -f1)"
 echo "TRACELEN \$SZ" | dd of=/tmp/hdr bs=512 count=1 conv=sync 2>/dev/null
@@ -215,24 +241,28 @@ mkinitrd rootfs-dom0 init-dom0.sh
 # xentrace and the libraries it needs, walked with readelf over the trixie
 # tree (never the host's: trixie's tools need trixie's glibc).
 L=ex/usr/lib/aarch64-linux-gnu
+RL=rootfs-dom0/usr/lib/aarch64-linux-gnu
 need_libs() {
     aarch64-linux-gnu-readelf -d "$@" 2>/dev/null |
         sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u
 }
 cp "$XENTRACE" rootfs-dom0/usr/bin/xentrace
-mkdir -p rootfs-dom0/$L
+aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o rootfs-dom0/usr/bin/hyp "$LAB/src/hyp.c" ||
+    die "src/hyp.c"
+mkdir -p $RL
 cp -L ex/usr/lib/ld-linux-aarch64.so.1 rootfs-dom0/usr/lib/
 todo="rootfs-dom0/usr/bin/xentrace"
 while [ -n "$todo" ]; do
     next=""
     for lib in $(need_libs $todo); do
-        [ -e "rootfs-dom0/$L/$lib" ] && continue
+        [ -e "$RL/$lib" ] && continue
         [ -e "$L/$lib" ] || die "library $lib not in the trixie debs"
-        cp -L "$L/$lib" "rootfs-dom0/$L/"
-        next="$next rootfs-dom0/$L/$lib"
+        cp -L "$L/$lib" "$RL/"
+        next="$next $RL/$lib"
     done
     todo=$next
 done
+log "dom0 initramfs: xentrace and $(ls $RL | wc -l) libraries: $(ls $RL | tr '\n' ' ')"
 M=ex/usr/lib/modules/$KVER/kernel
 for m in drivers/virtio/virtio_mmio drivers/block/virtio_blk drivers/xen/xen-privcmd \
          drivers/xen/xen-evtchn drivers/xen/xenfs/xenfs; do
@@ -261,7 +291,7 @@ mkinitrd rootfs-domu init-domu.sh
 # ------------------------------------------------------ 5. device tree
 rm -f out.img && truncate -s 64M out.img
 QOPTS=(-machine virt,virtualization=on,gic-version=3 -cpu cortex-a57 -smp 2
-       -m 2048 -nographic
+       -m 2048 -nographic -nic none
        -drive file=out.img,if=none,format=raw,id=d0
        -device virtio-blk-device,drive=d0)
 qemu-system-aarch64 "${QOPTS[@]}" -machine dumpdtb=virt.dtb >/dev/null 2>&1
