@@ -105,6 +105,16 @@ XA_API const char *xa_arm_s2_outcome_name(uint32_t outcome);
 /* Arm: AArch64 system register name from the ISS encoding, or NULL. */
 XA_API const char *xa_arm_sysreg_name(uint32_t iss);
 
+/*
+ * TRC_MEM decrease_reservation, pod_* records: the domain and order from
+ * the words at extra[i], in the layout before Xen 4.18 (d:16, order:16)
+ * or after (two u32 words), told apart by value (docs/record-layouts.md).
+ * order is -1 when the record has none (pod_superpage_splinter before
+ * 4.18: old_has_order false).
+ */
+XA_API void xa_mem_dom_order(const struct xa_record *r, unsigned int i,
+                             bool old_has_order, uint32_t *dom, int *order);
+
 /* Largest exit reason VMX defines (codes above it are SVM-only). */
 XA_API uint32_t xa_vmx_exit_max(void);
 

@@ -44,8 +44,26 @@ XA_FMT_FIELDS(fmt_vv, ":V")
 XA_FMT_FIELDS(fmt_shutdown, ":V reason:u")
 /* core.c: sched_switch_units() and sched_context_switch() */
 XA_FMT_FIELDS(fmt_switch, "prev:V next:V")
-XA_FMT_FIELDS(fmt_infprev, ":V runtime_ns:u")
-XA_FMT_FIELDS(fmt_infnext, ":V waited_ns:u slice_ns:i")
+/*
+ * Before Xen 4.8 (acdedf455c) switch_infprev was { dom, runtime } and
+ * switch_infnext { dom, wait, slice }, without the vCPU: one word fewer,
+ * so the record's size tells the layouts apart.
+ */
+static void fmt_infprev(const struct xa_record *r, struct xa_out *o,
+                        const struct xa_fmt_ctx *ctx)
+{
+    (void)ctx;
+    xa_fmt_fields(r, o, r->nr_extra < 3 ? ":d runtime_ns:u"
+                                        : ":V runtime_ns:u");
+}
+
+static void fmt_infnext(const struct xa_record *r, struct xa_out *o,
+                        const struct xa_fmt_ctx *ctx)
+{
+    (void)ctx;
+    xa_fmt_fields(r, o, r->nr_extra < 4 ? ":d waited_ns:u slice_ns:i"
+                                        : ":V waited_ns:u slice_ns:i");
+}
 XA_FMT_FIELDS(fmt_infcont, ":V runtime_ns:u slice_ns:i")
 
 /* credit.c */
@@ -165,8 +183,36 @@ static void fmt_c2_schedule(const struct xa_record *r, struct xa_out *o,
 
 /* rt.c: packed structs */
 XA_FMT_FIELDS(fmt_rt_pick, ":v deadline:U budget:U")
-XA_FMT_FIELDS(fmt_rt_burn, ":v budget:U delta:i priority:u extratime:u")
-XA_FMT_FIELDS(fmt_rt_repl, ":v priority:u deadline:U budget:U")
+
+/*
+ * rt.c: burn_budget(), { unit:16, dom:16; u64 budget; delta; priority;
+ * has_extratime }.  Before Xen 4.10 (463b958317) it ended at delta (4
+ * words).  From 4.10 to 4.17 has_extratime was a bool in a packed
+ * struct of 21 bytes, its word's other 3 bytes whatever followed it on
+ * Xen's stack (6835f93573 made it a u32 in 4.18): only its low byte
+ * counts.
+ */
+static void fmt_rt_burn(const struct xa_record *r, struct xa_out *o,
+                        const struct xa_fmt_ctx *ctx)
+{
+    unsigned int i = xa_fmt_fields(r, o, ":v budget:U delta:i priority:u");
+
+    (void)ctx;
+    if ( i < r->nr_extra )
+        xa_fmt_kv_u(o, "extratime", r->extra[i] & 0xff);
+}
+
+/*
+ * rt.c: rt_update_deadline(), { unit:16, dom:16; priority; u64 deadline,
+ * budget }; before Xen 4.10 (463b958317) without priority (5 words).
+ */
+static void fmt_rt_repl(const struct xa_record *r, struct xa_out *o,
+                        const struct xa_fmt_ctx *ctx)
+{
+    (void)ctx;
+    xa_fmt_fields(r, o, r->nr_extra < 6 ? ":v deadline:U budget:U"
+                                        : ":v priority:u deadline:U budget:U");
+}
 
 /* rt.c: rt_schedule(), { cpu:16, tasklet:8, tickled:4, idle:4 } */
 static void fmt_rt_schedule(const struct xa_record *r, struct xa_out *o,
@@ -216,8 +262,8 @@ static const struct xa_event_desc events[] = {
     { XA_TRC_SCHED_VERBOSE + 11, "s_timer_fn", 0, NULL },
     { XA_TRC_SCHED_VERBOSE + 12, "t_timer_fn", 0, NULL },
     { XA_TRC_SCHED_VERBOSE + 13, "dom_timer_fn", 0, NULL },
-    { XA_TRC_SCHED_SWITCH_INFPREV, "switch_infprev", 3, fmt_infprev },
-    { XA_TRC_SCHED_SWITCH_INFNEXT, "switch_infnext", 4, fmt_infnext },
+    { XA_TRC_SCHED_SWITCH_INFPREV, "switch_infprev", 2, fmt_infprev },
+    { XA_TRC_SCHED_SWITCH_INFNEXT, "switch_infnext", 3, fmt_infnext },
     { XA_TRC_SCHED_VERBOSE + 16, "sched_shutdown_code", 3, fmt_shutdown },
     { XA_TRC_SCHED_VERBOSE + 17, "switch_infcont", 4, fmt_infcont },
 
@@ -261,8 +307,8 @@ static const struct xa_event_desc events[] = {
     /* rt.c: TRC_RTDS_* */
     { XA_RTDS(1), "rtds:runq_tickle", 1, fmt_c2_cpu },
     { XA_RTDS(2), "rtds:runq_pick", 5, fmt_rt_pick },
-    { XA_RTDS(3), "rtds:burn_budget", 6, fmt_rt_burn },
-    { XA_RTDS(4), "rtds:repl_budget", 6, fmt_rt_repl },
+    { XA_RTDS(3), "rtds:burn_budget", 4, fmt_rt_burn },
+    { XA_RTDS(4), "rtds:repl_budget", 5, fmt_rt_repl },
     { XA_RTDS(5), "rtds:sched_tasklet", 0, NULL },
     { XA_RTDS(6), "rtds:schedule", 1, fmt_rt_schedule },
 

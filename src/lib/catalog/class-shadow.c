@@ -19,8 +19,12 @@
 XA_FMT_FIELDS(fmt_gen, "va:g")
 /* multi.c: trace_shadow_fixup(), trace_not_shadow_fault() */
 XA_FMT_FIELDS(fmt_fixup, "gl1e:e va:g flags:x")
-/* multi.c: trace_shadow_emulate_other() */
-XA_FMT_FIELDS(fmt_emulate_other, "gfn:e va:g")
+/*
+ * multi.c: trace_shadow_emulate_other(), { gfn; va }; from Xen 4.19
+ * (8765783434, sh_trace_gfn_va()) followed by the path flags word, which
+ * is printed when the record has it.
+ */
+XA_FMT_FIELDS(fmt_emulate_other, "gfn:e va:g flags:x")
 /*
  * common.c: trace_resync(), trace_shadow_prealloc_unpin(),
  * trace_shadow_wrmap_bf()
