@@ -18,8 +18,9 @@ extern "C" {
 
 /**
  * xa_hz_parse - parse a clock rate
- * @s: a decimal number with an optional suffix k, M or G (any case),
- *     optionally followed by "Hz": "2.4G", "2400M", "62.5MHz", "19200000"
+ * @s: a decimal number, with an optional exponent ("1e9", "2.4E9") and
+ *     an optional suffix k, M or G (any case), optionally followed by
+ *     "Hz": "2.4G", "2400M", "62.5MHz", "19200000"
  * @hz: set to the rate in Hz (rounded to the nearest Hz)
  *
  * Returns XA_OK, or XA_E_INVAL (syntax) or XA_E_RANGE (outside

@@ -43,9 +43,19 @@ enum xa_status {
 #undef XA_ERR
 };
 
+/*
+ * A system error carries errno's value: XA_E_SYS(EACCES) is negative,
+ * below every XA_E_* code above, and xa_strerror() gives strerror()'s
+ * text for it ("Permission denied").  XA_E_ERRNO(rc) gives the errno
+ * back (0 when rc is not a system error).
+ */
+#define XA_E_SYS_BASE (-1000)
+#define XA_E_SYS(err) (XA_E_SYS_BASE - (err))
+#define XA_E_ERRNO(rc) ((rc) < XA_E_SYS_BASE ? XA_E_SYS_BASE - (rc) : 0)
+
 /**
  * xa_strerror - human-readable text of a status code
- * @rc: XA_OK, XA_END or a negative XA_E_* code
+ * @rc: XA_OK, XA_END, a negative XA_E_* code or XA_E_SYS(errno)
  */
 XA_API const char *xa_strerror(int rc);
 

@@ -199,6 +199,8 @@ struct xa_summary_info {
     uint64_t record_bytes;      /* bytes of the records read */
     unsigned int nr_pcpus;
     uint64_t cpu_hz;            /* from the command line, or 0 */
+    const char *cpu_hz_option;  /* the option that gave it ("timer-hz");
+                                   NULL: "cpu-hz" */
     const struct xa_diag *diag;
     /* How to present it (zero: by time, every sub-row). */
     enum xa_sum_sort sort;
@@ -214,6 +216,14 @@ struct xa_summary_info {
  */
 XA_API const struct xa_summary *xa_model_summary(struct xa_model *m,
                                              const struct xa_summary_info *info);
+
+/*
+ * After the records: when --svm-mode or --vmx-mode forced a reading of
+ * HVM exit codes that the trace's own exit records contradict, writes a
+ * sentence saying so into buf and returns true.
+ */
+XA_API bool xa_model_hvm_mode_doubt(const struct xa_model *m, char *buf,
+                                    size_t size);
 
 /* The clock rate a trace states (Arm clock record), or 0. */
 XA_API uint64_t xa_model_trace_hz(const struct xa_model *m);

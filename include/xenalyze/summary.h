@@ -194,10 +194,11 @@ struct xa_summary {
     unsigned int nr_pcpus;
     uint64_t cpu_hz;
     const char *cpu_hz_source;      /* "option", "trace", "default" */
+    const char *cpu_hz_option;      /* "option": its name ("cpu-hz") */
     uint64_t first_tsc, last_tsc;
     const char *arch;               /* x86-vmx, x86-svm, x86-pv, arm, ... */
     const char *hvm_mode;           /* "vmx", "svm" or NULL */
-    char hvm_mode_reason[160];
+    char hvm_mode_reason[256];
     const struct xa_diag *diag;
 
     struct xa_sum_domain *domains;

@@ -114,7 +114,8 @@ XA_API int xa_writer_poll(struct xa_writer *w);
  * xa_writer_finish - poll and write out everything buffered
  * @w: writer
  *
- * Returns XA_OK or the sticky error (XA_E_WRITE, XA_E_NOMEM).
+ * Returns XA_OK or the sticky error (XA_E_SYS(errno) of the failed
+ * write, XA_E_NOMEM).
  */
 XA_API int xa_writer_finish(struct xa_writer *w);
 

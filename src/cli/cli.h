@@ -19,6 +19,7 @@ struct cli_opts {
     const char *path;
     uint64_t hz;
     bool hz_given;
+    const char *hz_option;          /* "cpu-hz" or "timer-hz" */
     bool json;
     const char *format;             /* "text", "json", "csv" */
     bool report_pcpu;

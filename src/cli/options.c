@@ -94,6 +94,7 @@ static int h_hz(struct cli_opts *o, const struct cli_option *opt,
         return -1;
     }
     o->hz_given = true;
+    o->hz_option = opt->name;
     return 0;
 }
 
@@ -594,6 +595,12 @@ int cli_opts_check(struct cli_opts *o)
     if ( o->slowest && (o->mode != CLI_SUMMARY || strcmp(o->format, "text")) )
     {
         fprintf(stderr, "xenalyze: --slowest goes with the text summary\n");
+        return -1;
+    }
+    if ( strcmp(o->format, "text") && o->mode != CLI_SUMMARY )
+    {
+        fprintf(stderr, "xenalyze: --format=%s is the summary's format: it "
+                "does not combine with --dump-all or --count\n", o->format);
         return -1;
     }
     if ( xa_filter_active(&o->filter) && o->mode == CLI_COUNT )

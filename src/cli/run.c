@@ -303,11 +303,18 @@ int cli_run(const struct cli_opts *o)
         goto out;
     }
     xa_model_finish(model);
+    {
+        char doubt[256];
+
+        if ( xa_model_hvm_mode_doubt(model, doubt, sizeof(doubt)) )
+            fprintf(stderr, "xenalyze: warning: %s\n", doubt);
+    }
     if ( plots )
         xa_plots_finish(plots);
-    if ( timeline && (xa_timeline_finish(timeline) || xa_out_flush(&tl_out)) )
+    if ( timeline && ((rc = xa_timeline_finish(timeline)) ||
+                      (rc = xa_out_flush(&tl_out))) )
     {
-        fprintf(stderr, "xenalyze: %s: write error\n", o->perfetto);
+        fprintf(stderr, "xenalyze: %s: %s\n", o->perfetto, xa_strerror(rc));
         goto out;
     }
     if ( timeline )
@@ -350,9 +357,9 @@ int cli_run(const struct cli_opts *o)
                               (unsigned long long)diag.e[k].bytes);
     }
 
-    if ( xa_out_flush(&out) )
+    if ( (rc = xa_out_flush(&out)) )
     {
-        fprintf(stderr, "xenalyze: write error on standard output\n");
+        fprintf(stderr, "xenalyze: standard output: %s\n", xa_strerror(rc));
         goto out;
     }
     if ( !n )
@@ -380,6 +387,7 @@ int cli_run(const struct cli_opts *o)
             .record_bytes = st->record_bytes,
             .nr_pcpus = st->nr_cpus,
             .cpu_hz = o->hz_given ? o->hz : 0,
+            .cpu_hz_option = o->hz_option,
             .diag = &diag,
             .sort = o->sort,
             .top = o->json ? 0 : o->top,
@@ -404,9 +412,10 @@ int cli_run(const struct cli_opts *o)
             dump.filter = NULL;
             xa_slowest_render(slowest, &dump, sum, &out);
         }
-        if ( xa_out_flush(&out) )
+        if ( (rc = xa_out_flush(&out)) )
         {
-            fprintf(stderr, "xenalyze: write error on standard output\n");
+            fprintf(stderr, "xenalyze: standard output: %s\n",
+                    xa_strerror(rc));
             goto out;
         }
     }

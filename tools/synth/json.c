@@ -4,6 +4,7 @@
  * truth: every key the truth has must match; entries the truth lacks may
  * appear in the analyzer's output only with a zero count.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,7 +214,7 @@ static struct jv *load(const char *path, FILE *report)
 
     if ( !f )
     {
-        fprintf(report, "cannot open %s\n", path);
+        fprintf(report, "%s: %s\n", path, strerror(errno));
         return NULL;
     }
     do

@@ -7,6 +7,7 @@
  *   xentrace-synth --compare TRUTH.json ANALYZER.json
  *   xentrace-synth [--scenario FILE] --replay TRACE [--truth JSON]
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -81,7 +82,7 @@ static int write_truth(const char *path, const struct truth *t,
 
     if ( !f )
     {
-        fprintf(stderr, "xentrace-synth: cannot write %s\n", path);
+        fprintf(stderr, "xentrace-synth: %s: %s\n", path, strerror(errno));
         return 1;
     }
     rc = truth_write_json(t, f, records, sc->hz, sim_arch(sc));
@@ -248,7 +249,7 @@ int main(int argc, char **argv)
         fd = STDOUT_FILENO;
     else if ( (fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 )
     {
-        fprintf(stderr, "xentrace-synth: cannot create %s\n", out);
+        fprintf(stderr, "xentrace-synth: %s: %s\n", out, strerror(errno));
         goto out;
     }
     {

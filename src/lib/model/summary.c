@@ -536,6 +536,39 @@ static const char *domain_kind(const struct domain *d)
     return "guest";
 }
 
+/* What the trace's own exit records say of VMX or SVM. */
+static void hvm_evidence(const struct xa_model *m, char *buf, size_t size)
+{
+    if ( m->svm_record_seen )
+        snprintf(buf, size, "SVM: separate SVM exit records (Xen 4.19+) at "
+                 "offset 0x%llx", (unsigned long long)m->svm_evidence_offset);
+    else if ( m->svm_seen )
+        snprintf(buf, size, "SVM: exit code 0x%x (%s) is beyond VMX's exit "
+                 "reasons (first at offset 0x%llx)", m->svm_evidence_code,
+                 xa_svm_exit_name(m->svm_evidence_code)
+                 ? xa_svm_exit_name(m->svm_evidence_code) : "?",
+                 (unsigned long long)m->svm_evidence_offset);
+    else
+        snprintf(buf, size, "VMX: all %llu exit codes are VMX exit reasons",
+                 (unsigned long long)m->hvm_exits);
+}
+
+bool xa_model_hvm_mode_doubt(const struct xa_model *m, char *buf,
+                             size_t size)
+{
+    enum xa_hvm_mode_opt f = m->opts.hvm_mode;
+    char ev[160];
+
+    if ( !m->hvm_exits ||
+         !((f == XA_HVM_MODE_FORCE_SVM && !m->svm_seen) ||
+           (f == XA_HVM_MODE_FORCE_VMX && m->svm_seen)) )
+        return false;
+    hvm_evidence(m, ev, sizeof(ev));
+    snprintf(buf, size, "--%s-mode given, but the trace's own evidence says "
+             "%s", f == XA_HVM_MODE_FORCE_SVM ? "svm" : "vmx", ev);
+    return true;
+}
+
 static void decide_arch(const struct xa_model *m, struct xa_summary *s)
 {
     bool hvm = m->hvm_exits > 0, arm = m->arm_records > 0;
@@ -544,29 +577,20 @@ static void decide_arch(const struct xa_model *m, struct xa_summary *s)
     if ( hvm )
     {
         bool svm = m->fmt.hvm_mode == XA_HVM_SVM;
+        char doubt[sizeof(s->hvm_mode_reason) - 8];
 
         s->hvm_mode = svm ? "svm" : "vmx";
-        if ( m->opts.hvm_mode == XA_HVM_MODE_FORCE_SVM )
+        if ( xa_model_hvm_mode_doubt(m, doubt, sizeof(doubt)) )
+            snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
+                     "%s: %s", svm ? "SVM" : "VMX", doubt);
+        else if ( m->opts.hvm_mode == XA_HVM_MODE_FORCE_SVM )
             snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
                      "SVM: --svm-mode given");
         else if ( m->opts.hvm_mode == XA_HVM_MODE_FORCE_VMX )
             snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
                      "VMX: --vmx-mode given");
-        else if ( m->svm_record_seen )
-            snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
-                     "SVM: separate SVM exit records (Xen 4.19+) at offset "
-                     "0x%llx", (unsigned long long)m->svm_evidence_offset);
-        else if ( svm )
-            snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
-                     "SVM: exit code 0x%x (%s) is beyond VMX's exit reasons "
-                     "(first at offset 0x%llx)", m->svm_evidence_code,
-                     xa_svm_exit_name(m->svm_evidence_code)
-                     ? xa_svm_exit_name(m->svm_evidence_code) : "?",
-                     (unsigned long long)m->svm_evidence_offset);
         else
-            snprintf(s->hvm_mode_reason, sizeof(s->hvm_mode_reason),
-                     "VMX: all %llu exit codes are VMX exit reasons",
-                     (unsigned long long)m->hvm_exits);
+            hvm_evidence(m, s->hvm_mode_reason, sizeof(s->hvm_mode_reason));
     }
     if ( arm && (hvm || m->pv_records) )
         s->arch = "mixed";
@@ -601,6 +625,8 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
     {
         s->cpu_hz = info->cpu_hz;
         s->cpu_hz_source = "option";
+        s->cpu_hz_option = info->cpu_hz_option ? info->cpu_hz_option
+                                               : "cpu-hz";
     }
     else if ( m->clock_hz >= XA_HZ_MIN && m->clock_hz <= XA_HZ_MAX )
     {

@@ -936,7 +936,7 @@ static long fd_read(void *arg, void *buf, size_t n)
         if ( r >= 0 )
             return (long)r;
         if ( errno != EINTR )
-            return XA_E_READ;
+            return XA_E_SYS(errno);
     }
 }
 
@@ -962,15 +962,15 @@ int xa_reader_open(const char *path, struct xa_diag *diag,
     if ( !strcmp(path, "-") )
         return xa_reader_open_fd(STDIN_FILENO, diag, out);
 
-    fd = open(path, O_RDONLY);
-    if ( fd < 0 )
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if ( fd < 0 || fstat(fd, &st) < 0 )
     {
-        rc = XA_E_OPEN;
+        rc = XA_E_SYS(errno);
         goto out;
     }
-    if ( fstat(fd, &st) < 0 )
+    if ( S_ISDIR(st.st_mode) )
     {
-        rc = XA_E_READ;
+        rc = XA_E_SYS(EISDIR);
         goto out;
     }
     if ( !S_ISREG(st.st_mode) )
@@ -990,7 +990,7 @@ int xa_reader_open(const char *path, struct xa_diag *diag,
         if ( map == MAP_FAILED )
         {
             map = NULL;
-            rc = XA_E_READ;
+            rc = XA_E_SYS(errno);
             goto out;
         }
         madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);

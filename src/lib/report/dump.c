@@ -149,9 +149,14 @@ void xa_report_diag_text(const struct xa_diag *diag, struct xa_out *o)
                           xa_diag_kind_level((enum xa_diag_kind)i)),
                       xa_diag_desc((enum xa_diag_kind)i));
         for ( j = 0; j < e->nr_first; j++ )
-            xa_out_printf(o, "%s0x%llx(p%u)", j ? ", " : "; first at ",
-                          (unsigned long long)e->first_offset[j],
-                          e->first_cpu[j]);
+        {
+            xa_out_str(o, j ? ", " : "; first at ");
+            /* Some anomalies are of no record (an exit left open). */
+            if ( e->first_offset[j] != UINT64_MAX )
+                xa_out_printf(o, "0x%llx",
+                              (unsigned long long)e->first_offset[j]);
+            xa_out_printf(o, "(p%u)", e->first_cpu[j]);
+        }
         if ( e->bytes )
             xa_out_printf(o, "; %llu bytes skipped",
                           (unsigned long long)e->bytes);

@@ -91,7 +91,8 @@ static void hz_line(struct xa_out *o, const struct xa_summary *s)
 {
     xa_out_printf(o, "Clock: %.6f MHz", (double)s->cpu_hz / 1e6);
     if ( !strcmp(s->cpu_hz_source, "option") )
-        xa_out_str(o, " (from --cpu-hz)\n");
+        xa_out_printf(o, " (from --%s)\n",
+                      s->cpu_hz_option ? s->cpu_hz_option : "cpu-hz");
     else if ( !strcmp(s->cpu_hz_source, "trace") )
         xa_out_str(o, " (from the trace's clock record)\n");
     else

@@ -36,6 +36,22 @@ int xa_hz_parse(const char *s, uint64_t *hz)
     }
     if ( !digits )
         return XA_E_INVAL;
+    /* An exponent, as upstream's atof() reads "1e9" or "2.4E9". */
+    if ( (*p == 'e' || *p == 'E') &&
+         isdigit((unsigned char)p[1 + (p[1] == '+')]) )
+    {
+        unsigned int exp = 0;
+
+        for ( p += 1 + (p[1] == '+'); isdigit((unsigned char)*p); p++ )
+            if ( (exp = exp * 10 + (unsigned int)(*p - '0')) > 12 )
+                return XA_E_RANGE;
+        while ( exp-- )
+        {
+            if ( num > (unsigned __int128)1 << 100 )
+                return XA_E_RANGE;
+            num *= 10;
+        }
+    }
 
     switch ( tolower((unsigned char)*p) )
     {

@@ -42,7 +42,7 @@ int xa_out_flush(struct xa_out *o)
         {
             if ( errno == EINTR )
                 continue;
-            o->error = XA_E_WRITE;
+            o->error = XA_E_SYS(errno);
             break;
         }
         done += (size_t)r;

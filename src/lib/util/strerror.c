@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <string.h>
+
 #include <xenalyze/common.h>
 
 const char *xa_strerror(int rc)
@@ -15,6 +17,8 @@ const char *xa_strerror(int rc)
     XA_ERRORS
 #undef XA_ERR
     default:
+        if ( XA_E_ERRNO(rc) > 0 )
+            return strerror(XA_E_ERRNO(rc));
         return "unknown error";
     }
 }

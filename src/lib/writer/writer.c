@@ -67,7 +67,7 @@ static int write_all(struct xa_writer *w, const uint8_t *p, size_t n)
         {
             if ( errno == EINTR )
                 continue;
-            w->error = XA_E_WRITE;
+            w->error = XA_E_SYS(errno);
             break;
         }
         p += r;
