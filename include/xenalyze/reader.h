@@ -44,6 +44,11 @@ struct xa_record {
     uint8_t has_tsc;            /* 1: its own; XA_TSC_QUARANTINED: it has
                                    one, off its CPU's timeline (merge.h),
                                    and tsc is the CPU's previous TSC */
+    uint8_t mark;               /* 0, or 1 + the enum xa_diag_kind of an
+                                   anomaly met on this CPU just before
+                                   this record (bytes skipped, a TSC
+                                   quarantined or reset), counted where it
+                                   was met: for timelines to place it */
     uint32_t extra[XA_EXTRA_MAX];
 };
 

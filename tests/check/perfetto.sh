@@ -52,6 +52,21 @@ if [ -f "$v" ]; then
     fi
 fi
 
+# Damage met by the reader and the merge (a TSC off its timeline, a TSC
+# reset, noise between windows, a window size that lies): each anomaly the
+# summary counts is an instant on its CPU's track.
+if [ -f "$v" ]; then
+    for k in tsc-flip tsc-reset garbage truncate; do
+        python3 tests/tools/damage.py "$v" "$TMP/d-$k.xt" "$k" || { fail=1; continue; }
+        "$XA" --perfetto="$TMP/d-$k.pb" -s --format=json "$TMP/d-$k.xt" \
+            > "$TMP/d-$k.json" 2> /dev/null
+        decode "$TMP/d-$k.pb" "damaged $k" || { fail=1; continue; }
+        printf 'damaged %s: ' "$k"
+        python3 tests/tools/perfetto-check.py "$TMP/d-$k.txt" \
+            --summary "$TMP/d-$k.json" --anomalies || fail=1
+    done
+fi
+
 # Synthesized hosts (VMX, SVM, Arm at 62.5 MHz, mixed), with lost-records
 # gaps: the timeline equals the truth the synthesizer wrote.
 if [ -x "$SYNTH" ]; then

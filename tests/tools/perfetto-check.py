@@ -84,6 +84,7 @@ def check(path, hz):
     stacks = {}            # track -> [open slices]
     slices = []            # (track, name, begin, end, args)
     instants = counters = flows = 0
+    anomalies = {}         # kind -> instants named 'anomaly: KIND'
     referenced = set()
     npackets = 0
 
@@ -172,6 +173,9 @@ def check(path, hz):
                 slices.append((track, bname, bts, ts, bargs))
             elif typ == 'TYPE_INSTANT':
                 instants += 1
+                if name.startswith('anomaly: '):
+                    k = name[len('anomaly: '):]
+                    anomalies[k] = anomalies.get(k, 0) + 1
             elif typ == 'TYPE_COUNTER':
                 counters += 1
             else:
@@ -204,7 +208,25 @@ def check(path, hz):
             timed += 1
     return {'packets': npackets, 'tracks': tracks, 'slices': slices,
             'instants': instants, 'counters': counters, 'flows': flows,
-            'timed': timed, 'referenced': referenced}
+            'timed': timed, 'referenced': referenced,
+            'anomalies': anomalies}
+
+
+# Anomalies met where no record follows to place them, or drawn otherwise.
+NOT_DRAWN = {'LOST_RECORDS', 'TRUNCATED_TAIL', 'STREAM_LIMIT'}
+
+
+def check_anomalies(res, summary):
+    """Every anomaly the summary counts is an instant on the timeline."""
+    want = {k: v for k, v in summary.get('anomalies', {}).items()
+            if k not in NOT_DRAWN}
+    got = res['anomalies']
+    if got != want:
+        raise Fail('anomaly instants %s, the summary counts %s'
+                   % (got, want))
+    return '%d anomaly instants as counted (%s)' % (
+        sum(got.values()), ', '.join('%s %d' % kv for kv in
+                                    sorted(got.items())) or 'none')
 
 
 RS_OF = {
@@ -338,6 +360,8 @@ def main():
     ap.add_argument('--summary', help='JSON summary or synthesizer truth')
     ap.add_argument('--window', help='FROM_NS,TO_NS: every slice inside')
     ap.add_argument('--domains', help='D,D...: the only domains drawn')
+    ap.add_argument('--anomalies', action='store_true',
+                    help="anomaly instants equal the summary's counts")
     ap.add_argument('--hz', type=int, default=0,
                     help='clock rate (default: the summary\'s cpu_hz)')
     a = ap.parse_args()
@@ -356,6 +380,8 @@ def main():
                    res['counters']))
         if summary is not None:
             line += '; ' + compare(res, summary)
+        if a.anomalies:
+            line += '; ' + check_anomalies(res, summary)
         if a.window or a.domains:
             line += '; ' + check_filter(
                 res, a.window and [int(x) for x in a.window.split(',')],

@@ -130,6 +130,7 @@ static void quarantine(struct xa_merge *m, struct slot *sl, uint64_t last,
     cs->last_tsc = last;
     cs->have_tsc = have;
     sl->rec.has_tsc = XA_TSC_QUARANTINED;
+    sl->rec.mark = XA_DIAG_TSC_OUTLIER + 1;
     sl->rec.tsc = last + cs->tsc_off;
 }
 
@@ -164,8 +165,11 @@ static void tsc_judge(struct xa_merge *m, struct slot *sl, uint64_t last,
         if ( next && n >= last )
             quarantine(m, sl, last, true);
         else if ( last - c <= XA_TSC_JUMP )
+        {
             xa_diag_add(m->rd->diag, XA_DIAG_TSC_BACKWARDS, sl->rec.offset,
                         sl->rec.cpu);
+            sl->rec.mark = XA_DIAG_TSC_BACKWARDS + 1;
+        }
         else if ( !next )
             quarantine(m, sl, last, true);
         else
@@ -174,6 +178,7 @@ static void tsc_judge(struct xa_merge *m, struct slot *sl, uint64_t last,
                         sl->rec.cpu);
             cs->tsc_off += last - c;
             sl->rec.tsc = c + cs->tsc_off;
+            sl->rec.mark = XA_DIAG_TSC_RESET + 1;
         }
         return;
     }
@@ -207,6 +212,7 @@ static void tail_check(struct xa_merge *m, struct slot *sl)
         xa_diag_add(m->rd->diag, XA_DIAG_TSC_OUTLIER, sl->rec.offset,
                     sl->rec.cpu);
         sl->rec.has_tsc = XA_TSC_QUARANTINED;
+        sl->rec.mark = XA_DIAG_TSC_OUTLIER + 1;
         sl->rec.tsc = sl->key = front;
     }
 }
@@ -253,6 +259,7 @@ static int fill_slot_slow(struct xa_merge *m, unsigned int s)
         sl->rec.event = XA_EV_CPU_END;
         sl->rec.nr_extra = 0;
         sl->rec.has_tsc = 0;
+        sl->rec.mark = 0;
         sl->rec.offset = UINT64_MAX;
         rc = XA_OK;
     }

@@ -964,6 +964,11 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
         return;
     }
     m->records++;
+    /* Met (and counted) by the reader or the merge: placed here. */
+    if ( __builtin_expect(rec->mark != 0, 0) && OBS(m, anomaly) &&
+         rec->mark <= XA_DIAG_NR )
+        m->obs.anomaly(m->obs.arg, (enum xa_diag_kind)(rec->mark - 1),
+                       rec->cpu);
     if ( p->lost_end_pending && ev != XA_TRC_LOST_RECORDS )
         lost_end(m, p);
     if ( rec->has_tsc == 1 )

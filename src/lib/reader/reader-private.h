@@ -19,6 +19,7 @@ struct window {
     const uint8_t *data;                    /* into the mapping, or bytes */
     uint64_t offset;                        /* file offset of data[0] */
     uint32_t len;
+    uint8_t mark;                           /* for its first record */
     uint8_t bytes[];                        /* stream: the copy */
 };
 
@@ -37,6 +38,7 @@ struct cpu_stream {
     bool have_tsc;
     bool aside;                             /* set aside: XA_AGAIN */
     bool ended;                             /* XA_END returned */
+    uint8_t mark;                           /* for the next record */
 };
 
 struct xa_reader {
@@ -70,6 +72,7 @@ struct xa_reader {
     struct window *free_windows;            /* mapped: spare structs */
     uint64_t held;                          /* bytes of windows held */
     uint64_t lookahead_max;                 /* bound on held */
+    uint8_t pending_mark;                   /* for the next window queued */
     int error;                              /* sticky system error */
 };
 
@@ -136,6 +139,8 @@ static inline void reader_decode(struct xa_reader *rd, struct cpu_stream *cs,
     rec->event = hdr & 0x0fffffff;
     rec->nr_extra = (uint8_t)nr_extra;
     rec->cpu = (uint16_t)cpu;
+    rec->mark = cs->mark;
+    cs->mark = 0;
     if ( (size_t)(cs->end - p) >= sizeof(rec->extra) )
         memcpy(rec->extra, p, sizeof(rec->extra));
     else

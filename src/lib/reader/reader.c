@@ -532,6 +532,8 @@ static int queue_window(struct xa_reader *rd, unsigned int cpu,
     w->next = NULL;
     w->len = len;
     w->offset = off;
+    w->mark = rd->pending_mark;
+    rd->pending_mark = 0;
     hold(rd, len + WINDOW_COST);
     if ( cs->tail )
         cs->tail->next = w;
@@ -632,16 +634,21 @@ int xa_reader_scan(struct xa_reader *rd)
                 return rd->error;
             xa_diag_add(rd->diag, XA_DIAG_GARBAGE, off, 0);
             xa_diag_skip(rd->diag, XA_DIAG_GARBAGE, next - off);
+            rd->pending_mark = XA_DIAG_GARBAGE + 1;
             rd->scan_off = next;
             continue;
         }
         rd->stats.windows++;
         if ( kind != XA_DIAG_NR )
+        {
             xa_diag_add(rd->diag, kind, off, cpu < 0 ? 0 : (unsigned int)cpu);
+            rd->pending_mark = (uint8_t)(kind + 1);
+        }
         if ( cpu < 0 || (uint32_t)cpu > XA_CPU_MAX )
         {
             xa_diag_add(rd->diag, XA_DIAG_BAD_CPU, off, 0);
             xa_diag_skip(rd->diag, XA_DIAG_BAD_CPU, end - data);
+            rd->pending_mark = XA_DIAG_BAD_CPU + 1;
             rd->scan_off = end;
             continue;
         }
@@ -679,6 +686,8 @@ static bool next_window(struct xa_reader *rd, struct cpu_stream *cs)
     cs->start = cs->p = w->data;
     cs->end = w->data + w->len;
     cs->base = w->offset;
+    if ( w->mark )
+        cs->mark = w->mark;
 
     /*
      * Keep the scan one window ahead of every window being read, as
@@ -728,6 +737,7 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
                     xa_diag_add(rd->diag, XA_DIAG_STREAM_LIMIT, rd->scan_off,
                                 cpu);
                     cs->aside = true;
+                    cs->mark = XA_DIAG_STREAM_LIMIT + 1;
                     rd->nr_aside++;
                     return XA_AGAIN;
                 }
@@ -765,6 +775,7 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
                     cs->base + (uint64_t)(p - cs->start), cpu);
         xa_diag_skip(rd->diag, XA_DIAG_TRUNCATED_RECORD, left);
         rd->stats.record_bytes -= left;
+        cs->mark = XA_DIAG_TRUNCATED_RECORD + 1;
         cs->p = cs->end;
     }
 }
