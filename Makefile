@@ -90,8 +90,8 @@ fuzz:
 	  -artifact_prefix=tests/fuzz/corpus/crash- \
 	  build-fuzz/corpus tests/fuzz/corpus
 
-# The embedded default: a real Arm trace (patched Xen 4.17, QEMU virt).
-DEMO_TRACE ?= tests/fixtures/arm64/arm64-patched-credit2-dom0-domu.xentrace
+# The embedded default: a real Arm trace (Xen 4.20.4 + xen-patches/4.20, QEMU virt).
+DEMO_TRACE ?= tests/fixtures/arm64/arm64-xen420-credit2-dom0-domu.xentrace
 demo: all
 	$(BUILD)/xenalyze --summary $(DEMO_TRACE)
 
@@ -123,7 +123,7 @@ clean:
 	rm -rf build build-san build-fuzz
 
 .PHONY: all check fuzz demo demo-synth bench install clean hdrcheck lab-x86 lab-arm64 \
-	xen-patches-check
+	xen-patches-check xen-patches-upstream-check
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
@@ -139,3 +139,7 @@ lab-arm64:
 # Apply xen-patches/{master,4.20} onto their bases and build them (by hand).
 xen-patches-check:
 	XEN=$(XEN) bash xen-patches/check.sh
+
+# Only the series' xenalyze, built from XEN and run on every fixture.
+xen-patches-upstream-check:
+	XEN=$(XEN) CONFIGS=none bash xen-patches/check.sh

@@ -72,8 +72,8 @@ for p in $HOSTPKGS; do
 done
 if [ -n "$missing" ]; then
     log "installing:$missing"
-    apt-get update -q >apt-update.log 2>&1 || die "apt-get update (apt-update.log)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    apt-get -o DPkg::Lock::Timeout=900 update -q >apt-update.log 2>&1 || die "apt-get update (apt-update.log)"
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends \
         $missing >apt-install.log 2>&1 || die "apt-get install (apt-install.log)"
 fi
 

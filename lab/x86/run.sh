@@ -60,8 +60,8 @@ setup() {
     for p in $HOSTPKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
     if [ -n "$missing" ]; then
         log "apt-get install$missing"
-        apt-get update -q >/dev/null
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null
+        apt-get -o DPkg::Lock::Timeout=900 update -q >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends $missing >/dev/null
     fi
     mkdir -p "$W/debs"
     if [ "$XENVER" = 4.20 ]; then
@@ -69,7 +69,7 @@ setup() {
     elif [ ! -e "$W/ex/.done" ] || [ ! -e "$W/ex/usr/libexec/xen-qemu-system-i386" ]; then
         log "downloading Xen, kernel and tools .debs"
         (cd "$W/debs" && { apt-get download $DEBS >/dev/null 2>&1 ||
-            { apt-get update -q >/dev/null && apt-get download $DEBS >/dev/null; }; })
+            { apt-get -o DPkg::Lock::Timeout=900 update -q >/dev/null && apt-get download $DEBS >/dev/null; }; })
         rm -rf "$W/ex"; mkdir -p "$W/ex"
         for f in "$W"/debs/*.deb; do dpkg-deb -x "$f" "$W/ex"; done
         touch "$W/ex/.done"

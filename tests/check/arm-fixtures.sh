@@ -1,37 +1,63 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The real Arm traces of tests/fixtures/arm64 (patched Xen 4.17 under QEMU)
-# against what lab/arm64/check.py counted independently in the raw files:
-# the rate comes from the trace, exits per domain, hypercalls, PSCI calls,
-# IRQs and exception classes agree, and time adds up.
+# The real Arm traces of tests/fixtures/arm64 (Xen 4.20.4 + xen-patches/4.20
+# under QEMU, format 2) against what lab/arm64/check.py counted on its own
+# in the raw files (their .check.json): the clock comes from the trace's
+# clock record; exits per exception class and IRQ exits, per domain;
+# hypercalls and SMCCC calls; stage-2 outcomes; system register accesses
+# per register and the values moved; MMIO accesses and the data moved;
+# vIRQ injections; WFI pending or blocking; physical IRQs; lost records
+# counted as such; and time adds up.
 . tests/check/lib.sh
 need_python
-# Format 1 (TRC_ARM class) captures only; the Xen 4.20 captures
-# (arm64-xen420-*, format 2) get their cross-checks with the analyzer's
-# format-2 support.
-for f in tests/fixtures/arm64/arm64-patched-*.xentrace; do
-    n=${f%.xentrace}
+n=0
+for f in tests/fixtures/arm64/arm64-xen420-*.xentrace; do
+    [ -f "$f" ] || continue
+    n=$((n + 1))
+    b=${f%.xentrace}
     $XA --format=json "$f" > "$TMP/s.json" 2> "$TMP/err" || { cat "$TMP/err"; exit 1; }
-    python3 - "$TMP/s.json" "$n.check.json" "$(basename "$n")" <<'PY' || exit 1
-import json, sys
+    $XA "$f" > "$TMP/s.txt" 2> "$TMP/err" || { cat "$TMP/err"; exit 1; }
+    $XA -a "$f" > "$TMP/d.txt" 2> "$TMP/err" || { cat "$TMP/err"; exit 1; }
+    PYTHONPATH=lab/arm64 python3 - "$TMP/s.json" "$b.check.json" "$(basename "$b")" \
+        "$TMP/s.txt" "$TMP/d.txt" <<'PY' || exit 1
+import json, re, sys
+from check import sysreg_name, HYPERCALLS
 s = json.load(open(sys.argv[1]))
 c = json.load(open(sys.argv[2]))
 name = sys.argv[3]
+text = open(sys.argv[4]).read()
 def fail(msg):
     print("%s: %s" % (name, msg))
     sys.exit(1)
+if c["problems"]:
+    fail("check.py found problems: %r" % c["problems"][:3])
 t = s["trace"]
-if (t["cpu_hz"], t["cpu_hz_source"], t["arch"]) != (62500000, "trace", "arm"):
-    fail("trace %r" % t)
+if (t["cpu_hz"], t["cpu_hz_source"], t["arch"]) != (c["clock_khz"] * 1000, "trace", "arm"):
+    fail("trace %r, clock record %r kHz" % (t, c["clock_khz"]))
+want = "Clock: %.6f MHz (from the trace's clock record)" % (c["clock_khz"] / 1000.0)
+if want not in text:
+    fail("the text summary lacks %r" % want)
 if t["records"] != c["records"]:
     fail("records %d, check.py %d" % (t["records"], c["records"]))
-if s["anomalies"]:
+# Lost records are counted as the trace says.  The only other anomaly:
+# a vCPU leaving a pCPU it was never seen to enter, at most once per pCPU
+# (xentrace -D drops what each pCPU recorded before it starts reading, at
+# a different moment for each).
+an = dict(s["anomalies"])
+lost = an.pop("LOST_RECORDS", 0)
+if an.pop("RUNSTATE_MISMATCH", 0) > len(c["cpus"]):
     fail("anomalies %r" % s["anomalies"])
+if an or lost != c["lost_records_events"]:
+    fail("anomalies %r, check.py %d lost-records records" % (s["anomalies"], c["lost_records_events"]))
+# An exit is counted when it closes: not the ones still open when a pCPU's
+# data ends or records are lost after it (one per pCPU and per loss), nor,
+# with no scheduler record yet, the exits of a vCPU not known.
+slack = len(c["cpus"]) + 2 * c["lost_records_events"]
+unknown = c["exits_by_domain"].get("?", 0)
+def near(what, got, want, extra=0):
+    if not (want - slack - extra <= got <= want):
+        fail("%s: %d, check.py %d" % (what, got, want))
 span = t["last_tsc"] - t["first_tsc"]
-exits = {}
-hcalls = {}
-irqs = {}
-smcs = {}
-ecs = {}
+ecs, doms, subs, girq = {}, {}, {}, {}
 for d in s["domains"]:
     for v in d["vcpus"]:
         total = sum(v["runstates"][k]["cycles"] for k in
@@ -40,53 +66,116 @@ for d in s["domains"]:
         if total > span:
             fail("d%dv%d runstates %d > trace span %d" % (d["id"], v["id"], total, span))
         for e in v["exits"]:
-            exits[d["id"]] = exits.get(d["id"], 0) + e["count"]
+            doms[d["id"]] = doms.get(d["id"], 0) + e["count"]
             ecs[e["code"]] = ecs.get(e["code"], 0) + e["count"]
-            for sub in e["sub"]:
-                k = sub["key"]
-                if k.startswith("hypercall:"):
-                    op = k.split(":")[1]    # hypercall:OP[:SUBOP]
-                    hcalls[op] = hcalls.get(op, 0) + sub["count"]
-                elif k.startswith("irq:"):
-                    irqs[k[4:]] = irqs.get(k[4:], 0) + sub["count"]
-                elif k.startswith("smc:"):
-                    smcs[k[4:]] = smcs.get(k[4:], 0) + sub["count"]
-    drs = sum(x["cycles"] for x in d["runstates"].values())
-    if drs > span:
-        fail("domain %d runstates %d > span %d" % (d["id"], drs, span))
-# Exits: check.py attributes an exit to a domain from the scheduler's
-# switch records ('?' before a CPU's first one); we know the running vCPU
-# from runstate changes, which may come earlier.  Every exit is counted but
-# the ones still open when a CPU's data ends (at most one per vCPU).
-unknown = c["exits_by_domain"].get("?", 0)
-total = sum(exits.values())
-if not (c["arm"]["exit"] - unknown - 4 <= total <= c["arm"]["exit"]):
-    fail("%d exits, check.py %d (%d unattributed)" % (total, c["arm"]["exit"], unknown))
+            for x in e["sub"]:
+                subs[x["key"]] = subs.get(x["key"], 0) + x["count"]
+        for g in v.get("guest_interrupts", []):
+            girq[g["vector"]] = girq.get(g["vector"], 0) + g["count"]
+    if sum(x["cycles"] for x in d["runstates"].values()) > span:
+        fail("domain %d runstates exceed the span" % d["id"])
+nexits = sum(doms.values())
+# Exits per exception class ("0x18 SYSREG" in check.py) and IRQ exits.
+for reason, want in c["reasons"].items():
+    code = 0x100 if reason == "IRQ" else int(reason.split()[0], 16)
+    near("exits %s" % reason, ecs.pop(code, 0), want, unknown)
+if ecs:
+    fail("exit codes %r not in check.py's" % ecs)
+if sum(c["reasons"].values()) != c["arm"]["exit"] + c["arm"]["exit_irq"]:
+    fail("check.json: reasons do not add up to the exit records")
+# Exits per domain (check.py: from the scheduler's switch records).
 for dom, want in c["exits_by_domain"].items():
-    if dom == "?":
-        continue
-    got = exits.get(int(dom[1:]), 0)
-    if not (want - 4 <= got <= want + unknown):
-        fail("d%s exits %d, check.py %d" % (dom[1:], got, want))
-names = {"17": "xen_version", "18": "console_io", "32": "event_channel_op",
-         "35": "sysctl", "24": "vcpu_op", "29": "sched_op", "12": "memory_op",
-         "34": "physdev_op", "13": "multicall", "20": "grant_table_op",
-         "36": "domctl", "38": "hvm_op"}
+    if dom != "?":
+        near("d%s exits" % dom[1:], doms.pop(int(dom[1:]), 0), want, unknown)
+if unknown == 0 and doms:
+    fail("exits of domains %r that check.py did not see" % doms)
+def keyed(prefix):
+    return {k[len(prefix):]: v for k, v in subs.items() if k.startswith(prefix)}
+# Hypercalls by number (the key names them), SMCCC calls by function id.
+hc = {}
+for k, v in keyed("hypercall:").items():
+    hc[k.split(":")[0]] = hc.get(k.split(":")[0], 0) + v
 for nr, want in c["hypercalls"].items():
-    got = hcalls.get(names.get(nr, nr), 0)
-    if not (want - 1 <= got <= want):
-        fail("hypercall %s: %d, check.py %d" % (nr, got, want))
+    near("hypercall %s" % nr, hc.pop(HYPERCALLS.get(int(nr), nr), 0), want)
+if hc:
+    fail("hypercalls %r not in check.py's" % hc)
+smc = keyed("smc:")
 for fid, want in c["smccc"].items():
-    got = smcs.get("0x%08x" % int(fid, 16), 0)
-    if not (want - 1 <= got <= want):
-        fail("smc %s: %d, check.py %d" % (fid, got, want))
-# An interrupt exit may acknowledge several IRQs; its key is the first.
-if sum(irqs.values()) > sum(c["irq"].values()):
-    fail("irq keys %r exceed IRQ records %r" % (irqs, c["irq"]))
-for irq in irqs:
-    if irq not in c["irq"]:
-        fail("irq %s not in the trace" % irq)
-print("%s: %d exits, hypercalls %r, smc %r agree with check.py" %
-      (name, sum(exits.values()), hcalls, smcs))
+    near("smccc %s" % fid, smc.pop("0x%08x" % int(fid, 16), 0), want)
+if smc:
+    fail("SMCCC calls %r not in check.py's" % smc)
+# Stage-2 outcomes: an abort emulated as MMIO is keyed by its access.
+s2 = keyed("s2:")
+mmio = {}
+for k, v in keyed("mmio:").items():
+    gpa, rw = k.split(":")
+    mmio["%#x:%s" % (int(gpa, 16), rw)] = mmio.get("%#x:%s" % (int(gpa, 16), rw), 0) + v
+for o, want in c["s2_outcome"].items():
+    got = sum(mmio.values()) if o == "mmio" else s2.pop(o, 0)
+    near("stage-2 %s" % o, got, want)
+if s2:
+    fail("stage-2 outcomes %r not in check.py's" % s2)
+if sum(c["mmio"].values()) != c["s2_outcome"].get("mmio", 0):
+    fail("check.json: MMIO records %d, stage-2 mmio %d" %
+         (sum(c["mmio"].values()), c["s2_outcome"].get("mmio", 0)))
+# MMIO accesses per address and direction ("0x22000000 W4" in check.py).
+want_mmio = {}
+for k, v in c["mmio"].items():
+    gpa, ds = k.split()
+    key = "%#x:%s" % (int(gpa, 16), ds[0].lower())
+    want_mmio[key] = want_mmio.get(key, 0) + v
+for key, want in want_mmio.items():
+    near("mmio %s" % key, mmio.pop(key, 0), want)
+if mmio:
+    fail("MMIO keys %r not in check.py's" % mmio)
+# System register accesses, named by check.py from the key's ISS.
+sr = {}
+for k, v in keyed("sysreg:").items():
+    iss, rw = k.split(":")
+    reg, rd = sysreg_name(0x18 << 26 | int(iss, 16) | (rw == "r"))
+    sr[reg + " " + rd] = sr.get(reg + " " + rd, 0) + v
+for key, want in c["sysreg"].items():
+    near("sysreg %s" % key, sr.pop(key, 0), want)
+if sr:
+    fail("system registers %r not in check.py's" % sr)
+# WFI: blocked or an event pending (HLT records).
+wfi = keyed("wfi")
+for st, key in (("blocked", ""), ("pending", ":pending")):
+    near("wfi %s" % st, wfi.pop(key, 0), c["hlt"].get(st, 0))
+# Physical IRQs: an interrupt exit is keyed by the first IRQ it took.
+irq = keyed("irq:")
+if sum(irq.values()) > sum(c["irq"].values()):
+    fail("irq keys %r exceed the IRQ records %r" % (irq, c["irq"]))
+for k in irq:
+    if k not in c["irq"]:
+        fail("irq %s not in the trace" % k)
+# vIRQ injections, per vIRQ (one made before a pCPU's running vCPU is
+# known belongs to no vCPU).
+for v, want in c["inj_virq"].items():
+    near("vIRQ %s injected" % v, girq.pop(int(v), 0), want)
+if girq:
+    fail("vIRQs %r not in check.py's" % girq)
+# Values moved, from the dump: every MMIO access's data and every system
+# register value, summed per key as check.py sums them.
+mdata, sdata, nmmio, nsys = {}, {}, 0, 0
+for line in open(sys.argv[5]):
+    m = re.search(r"arm_mmio gpa=(0x[0-9a-f]+) (read|write) size=(\d+) data=(0x[0-9a-f]+)", line)
+    if m:
+        key = "%s %s%s" % (m.group(1), "W" if m.group(2) == "write" else "R", m.group(3))
+        mdata[key] = mdata.get(key, 0) + int(m.group(4), 16)
+        nmmio += 1
+        continue
+    m = re.search(r"arm_sysreg value=(0x[0-9a-f]+)", line)
+    if m:
+        sdata[0] = sdata.get(0, 0) + int(m.group(1), 16)
+        nsys += 1
+if nmmio != sum(c["mmio"].values()) or mdata != c["mmio_data_sum"]:
+    fail("dump: %d MMIO records, data %r; check.py %r" % (nmmio, mdata, c["mmio_data_sum"]))
+if nsys != c["arm"]["sysreg"] or sdata.get(0, 0) != sum(c["sysreg_value_sum"].values()):
+    fail("dump: %d sysreg values summing to %#x; check.py %d, %#x" %
+         (nsys, sdata.get(0, 0), c["arm"]["sysreg"], sum(c["sysreg_value_sum"].values())))
+print("%s: %d exits, %d hypercalls, %d MMIO, %d vIRQs, %s lost: agree with check.py" %
+      (name, nexits, sum(c["hypercalls"].values()), nmmio, sum(c["inj_virq"].values()), lost))
 PY
 done
+[ "$n" -ge 1 ] || { echo "only $n Xen 4.20 Arm fixtures"; exit 1; }

@@ -5,7 +5,7 @@
 . tests/check/lib.sh
 need_python
 set -e
-for f in tests/fixtures/arm64/arm64-patched-credit2-dom0-domu.xentrace \
+for f in tests/fixtures/arm64/arm64-xen420-credit2-dom0-domu.xentrace \
          tests/fixtures/x86/x86-qemu-xen417-pv-dom0.xentrace \
          tests/fixtures/x86/x86-qemu-xen417-pvh-svm.xentrace; do
     $XA --cpu-hz=2100M --format=json "$f" > "$TMP/s.json"

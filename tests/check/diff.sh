@@ -7,7 +7,7 @@
 . tests/check/lib.sh
 need_python
 set -e
-F=tests/fixtures/arm64/arm64-patched-credit2-dom0-domu.xentrace
+F=tests/fixtures/arm64/arm64-xen420-credit2-dom0-domu.xentrace
 $XA diff --fail-above=0 "$F" "$F" > "$TMP/self"
 grep -q "^No change: [0-9]* rows compared, every number equal." "$TMP/self"
 if [ -d "$T" ]; then
