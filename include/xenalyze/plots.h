@@ -12,6 +12,7 @@
 #ifndef XA_PLOTS_H
 #define XA_PLOTS_H
 
+#include <xenalyze/diag.h>
 #include <xenalyze/filter.h>
 #include <xenalyze/model.h>
 #include <xenalyze/out.h>
@@ -54,7 +55,16 @@ struct xa_plots_opts {
      * inside; --interval-domain-total-time-all lists selected domains.
      */
     const struct xa_filter *filter;
+    /* Where to count INTERVAL_GAP (NULL: not counted). */
+    struct xa_diag *diag;
 };
+
+/*
+ * Between two consecutive records, at most this many empty interval rows
+ * are written; a longer gap is one line "# gap: N intervals without a
+ * record, from T s" (a comment to gnuplot) and an INTERVAL_GAP anomaly.
+ */
+#define XA_PLOTS_GAP_ROWS 10000
 
 struct xa_plots;
 

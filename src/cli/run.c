@@ -201,6 +201,7 @@ int cli_run(const struct cli_opts *o)
         struct xa_model_observer obs;
 
         popts.hz = o->hz;
+        popts.diag = &mdiag;
         if ( xa_filter_active(&o->filter) )
             popts.filter = &o->filter;
         rc = xa_plots_new(&popts, &out, &plots);

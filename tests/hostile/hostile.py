@@ -186,6 +186,22 @@ def a_lost_blocked(f, n):
     h.flush()
 
 
+def a_lost_plot(f, n):
+    """4096 vCPUs blocked, then n lost-records records: each once wrote
+    two runstate-plot lines per vCPU, buffered for a whole batch of
+    records (item 1: --scatterplot-runstate reached 600 MB)."""
+    h = Host(f)
+    t = 1000
+    for k in range(4096):
+        h.add(0, rs(t, 1, k, RUNNABLE, RUNNING) +
+              rs(t + 1, 1, k, RUNNING, BLOCKED))
+        t += 2
+    for i in range(n):
+        h.add(0, rec(LOST, t + 10, 5, 0, t & 0xffffffff, t >> 32))
+        t += 20
+    h.flush()
+
+
 def a_w2h_vcpus(f, n):
     """n HVM vCPUs each injected all 256 vectors, then halting."""
     h = Host(f)
@@ -380,6 +396,7 @@ ATTACKS = {
     'pv-events': (a_pv_events, 'distinct PV event ids', 32768),
     'vcpu-pcpus': (a_vcpu_pcpus, 'physical CPUs', 16384),
     'lost-blocked': (a_lost_blocked, 'lost-records records', 2000),
+    'lost-plot': (a_lost_plot, 'lost-records records', 2000),
     'w2h-vcpus': (a_w2h_vcpus, 'vCPUs', 512),
     'io-ports': (a_io_ports, 'vCPUs', 256),
     'many-cpus': (a_many_cpus, 'CPUs', 65536),
@@ -627,7 +644,8 @@ def cmd_corpus(outdir, long_run, traces):
         sizes = {'garbage-after': 5000, 'silent-cpu': 3000,
                  'big-headers': 2, 'many-cpus': 3000, 'exit-codes': 3000,
                  'pv-hypercalls': 3000, 'pv-events': 3000,
-                 'vcpu-pcpus': 500, 'lost-blocked': 20, 'w2h-vcpus': 8,
+                 'vcpu-pcpus': 500, 'lost-blocked': 20,
+                 'lost-plot': 20, 'w2h-vcpus': 8,
                  'io-ports': 4, 'tsc-first-high': 3000,
                  'interval-span': 20}
         n = sizes.get(name, n) * (8 if long_run else 1)

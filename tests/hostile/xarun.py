@@ -33,10 +33,13 @@ class Run:
         return b'Sanitizer' in self.err or b'runtime error:' in self.err
 
 
-def run(args, trace=None, pipe=False, timeout=60, feed=None, xa=None):
+def run(args, trace=None, pipe=False, timeout=60, feed=None, xa=None,
+        keep_out=True):
     """Runs xenalyze ARGS TRACE (or ARGS - with TRACE on a pipe; or with
     feed(fileobj) writing standard input).  rc is -signal on a signal,
-    124 on a timeout."""
+    124 on a timeout.  keep_out=False: the output is not read (a large
+    output kept here would count in the next child's peak RSS: a forked
+    child's ru_maxrss includes its parent's pages before exec)."""
     cmd = [xa or XA] + list(args)
     stdin = subprocess.DEVNULL
     if pipe or feed:
@@ -84,7 +87,8 @@ def run(args, trace=None, pipe=False, timeout=60, feed=None, xa=None):
         rc = os.WEXITSTATUS(status)
     out.seek(0)
     err.seek(0)
-    return Run(rc, out.read(), err.read(), ru.ru_maxrss, secs)
+    return Run(rc, out.read() if keep_out else b'', err.read(), ru.ru_maxrss,
+               secs)
 
 
 def count(trace, pipe=False, args=()):

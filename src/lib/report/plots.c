@@ -352,6 +352,53 @@ static void interval_row(struct xa_plots *pl)
     xa_out_char(pl->out, '\n');
 }
 
+/*
+ * The rows of the intervals that end before tsc.  Only the first of them
+ * can hold anything: the others passed without a record.  More than
+ * XA_PLOTS_GAP_ROWS of those (a TSC that leapt ahead: 2^63 cycles are 10^12
+ * one-second rows) are one comment line, counted as INTERVAL_GAP.
+ */
+static void interval_rows(struct xa_plots *pl, const struct xa_record *rec)
+{
+    uint64_t tsc = rec->tsc;
+    uint64_t ic = pl->interval_cycles;
+    uint64_t k = (tsc - pl->start_tsc - 1) / ic;    /* rows due */
+
+    if ( pl->win_hi != UINT64_MAX )
+    {
+        uint64_t left = pl->start_tsc < pl->win_hi
+                        ? (pl->win_hi - pl->start_tsc - 1) / ic + 1 : 0;
+
+        if ( k > left )
+            k = left;
+    }
+    if ( k > XA_PLOTS_GAP_ROWS + 1 )
+    {
+        interval_row(pl);
+        pl->start_tsc += ic;
+        if ( pl->o.interval != XA_INTERVAL_DOMAIN_GUEST_INTERRUPT ||
+             pl->row_dom_seen )
+        {
+            xa_out_str(pl->out, "# gap: ");
+            xa_out_u64(pl->out, k - 1);
+            xa_out_str(pl->out, " intervals without a record, from ");
+            put_time(pl, pl->start_tsc);
+            xa_out_str(pl->out, " s\n");
+        }
+        pl->start_tsc += (k - 1) * ic;
+        if ( pl->o.diag )
+            xa_diag_add(pl->o.diag, XA_DIAG_INTERVAL_GAP, rec->offset,
+                        rec->cpu);
+        return;
+    }
+    for ( ; k; k-- )
+    {
+        interval_row(pl);
+        pl->start_tsc += ic;
+        xa_out_maybe_flush(pl->out);
+    }
+}
+
 void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
                      const struct xa_model *m)
 {
@@ -361,6 +408,8 @@ void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
 
     if ( rec->event == XA_EV_CPU_END )
         return;
+    /* What the previous record made the observers write goes out now. */
+    xa_out_maybe_flush(pl->out);
     if ( rec->has_tsc == 1 )
     {
         tsc = pl->last_tsc = rec->tsc;
@@ -375,13 +424,10 @@ void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
                 pl->start_tsc = pl->win_lo;
             }
         }
-        else if ( pl->o.interval != XA_INTERVAL_NONE && tsc >= pl->start_tsc )
-            while ( tsc - pl->start_tsc > pl->interval_cycles &&
-                    pl->start_tsc < pl->win_hi )
-            {
-                interval_row(pl);
-                pl->start_tsc += pl->interval_cycles;
-            }
+        else if ( pl->o.interval != XA_INTERVAL_NONE &&
+                  tsc >= pl->start_tsc &&
+                  tsc - pl->start_tsc > pl->interval_cycles )
+            interval_rows(pl, rec);
     }
 
     if ( (pl->o.plots & XA_PLOT_RDTSC) && ev == RDTSC_EVENT &&
