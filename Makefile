@@ -32,7 +32,6 @@ CLI_SRCS := $(sort $(wildcard src/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 SYN_SRCS := $(sort $(wildcard tools/synth/*.c))
 SYN_OBJS := $(SYN_SRCS:%.c=$(BUILD)/%.o)
-BENCH_SRCS := $(sort $(wildcard tools/bench/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_UTIL := $(BUILD)/tests/unit/tap.o
@@ -54,7 +53,7 @@ $(BUILD)/xenalyze: $(CLI_OBJS) $(LIBA)
 $(BUILD)/xentrace-synth: $(SYN_OBJS) $(LIBA)
 	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
 
-$(BUILD)/trace-repeat: $(BENCH_SRCS)
+$(BUILD)/trace-repeat $(BUILD)/bare-walk: $(BUILD)/%: tools/bench/%.c
 	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^
 
 $(BUILD)/tests/test-%: $(BUILD)/tests/unit/test-%.o $(TEST_UTIL) $(LIBA)
@@ -101,7 +100,7 @@ demo-synth: all
 	  -t $(BUILD)/demo.truth.json
 	$(BUILD)/xenalyze --summary $(BUILD)/demo.xentrace
 
-bench: all $(BUILD)/trace-repeat
+bench: all $(BUILD)/trace-repeat $(BUILD)/bare-walk
 	BUILD=$(BUILD) SHARED=$(SHARED) sh tools/bench.sh
 
 install: all

@@ -1,14 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# make bench: build large inputs, then time xenalyze on them (best of 3).
+# make bench: build large inputs, then time xenalyze on them beside a bare
+# walk over the file and (UPSTREAM=) upstream xenalyze.  Every job runs
+# RUNS times, the jobs taking turns (round-robin, so that a change in the
+# machine's load touches them alike); the table gives medians of wall and
+# CPU (user + system) time, and the ratios that matter.
 #   BUILD      build directory (build)
 #   SHARED     shared material with the real traces (../shared)
 #   UPSTREAM   optional: an upstream xenalyze binary to time beside ours
 #   COPIES     copies of the real trace in the big input (64: 249 MB)
+#   RUNS       runs of each job (5)
+#   THREADS    thread counts of the sweep (1 2 4)
 set -eu
 BUILD=${BUILD:-build}
 SHARED=${SHARED:-../shared}
 COPIES=${COPIES:-64}
+RUNS=${RUNS:-5}
+THREADS=${THREADS:-1 2 4}
 XA=$BUILD/xenalyze
 B=$BUILD/bench
 mkdir -p "$B"
@@ -34,42 +42,121 @@ if [ -x "$BUILD/xentrace-synth" ] && [ ! -f "$syn" ]; then
     "$BUILD/xentrace-synth" -s examples/vmx.scn --records 15000000 -o "$syn"
 fi
 
-# best LABEL CMD...: the best wall time of 3 runs, with CPU time and peak RSS.
-best() {
-    label=$1
+# Jobs: a name (one word) and a command line, in $B/jobs.
+job() {
+    name=$1
     shift
-    bw=
-    for i in 1 2 3; do
-        /usr/bin/time -f "%e %U %S %M" -o "$B/time" "$@" > /dev/null 2>&1 || true
-        set -- "$@"
-        read -r w u s m < "$B/time"
-        if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc 2>/dev/null || awk -v a="$w" -v b="$bw" 'BEGIN{print (a<b)}')" = 1 ]; then
-            bw=$w bu=$u bs=$s bm=$m
-        fi
+    printf '%s\t%s\n' "$name" "$*" >> "$B/jobs"
+}
+
+# run_jobs: every job RUNS times, round-robin; times in $B/t.NAME
+# (wall user sys maxrss per line).
+run_jobs() {
+    rm -f "$B"/t.*
+    r=0
+    while [ "$r" -lt "$RUNS" ]; do
+        while IFS='	' read -r name cmd; do
+            /usr/bin/time -f "%e %U %S %M" -a -o "$B/t.$name" \
+                sh -c "exec $cmd" > /dev/null 2>&1 < /dev/null || true
+        done < "$B/jobs"
+        r=$((r + 1))
     done
-    printf "%-34s %7.2f s wall  %6.2f s user  %5.2f s sys  %7d KB max RSS\n" \
-        "$label" "$bw" "$bu" "$bs" "$bm"
+}
+
+# med NAME FIELD: the median of a field (1 wall, 2 CPU, 3 max RSS KB).
+med() {
+    awk -v f="$2" 'NF == 4 && $1 ~ /^[0-9.]+$/ {
+        print f == 1 ? $1 : f == 2 ? $2 + $3 : $4 }' \
+        "$B/t.$1" | sort -n |
+        awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print 0 }'
+}
+
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'
+}
+
+# row LABEL NAME: wall, CPU, CPU over the bare walk's, and upstream's
+# wall and CPU over ours when UPNAME is given.
+row() {
+    label=$1 name=$2 up=${3:-}
+    [ -f "$B/t.$name" ] || return 0
+    w=$(med "$name" 1) c=$(med "$name" 2) m=$(med "$name" 3)
+    upw=- upc=-
+    if [ -n "$up" ] && [ -f "$B/t.$up" ]; then
+        upw="$(ratio "$(med "$up" 1)" "$w")x"
+        upc="$(ratio "$(med "$up" 2)" "$c")x"
+    fi
+    printf "| %-36s | %6.2f s | %6.2f s | %5sx | %8s | %8s | %7d |\n" \
+        "$label" "$w" "$c" "$(ratio "$c" "$walk_cpu")" "$upw" "$upc" \
+        "$((m / 1024))"
+}
+
+header() {
+    echo "| job | wall | CPU | CPU / walk | upstream wall / ours | upstream CPU / ours | max RSS MB |"
+    echo "| --- | --- | --- | --- | --- | --- | --- |"
 }
 
 for f in "$big" "$syn"; do
     [ -f "$f" ] || continue
     size=$(stat -c %s "$f")
     recs=$("$XA" --count "$f" 2>/dev/null | awk '/^records/ {print $2}')
-    echo "== $f: $((size / 1000000)) MB, $recs records"
-    best "count (read + merge)" "$XA" --count "$f"
-    best "summary (text)" "$XA" --cpu-hz=2.4G "$f"
-    best "summary (json)" "$XA" --cpu-hz=2.4G --format=json "$f"
-    best "dump (--dump-all)" "$XA" --cpu-hz=2.4G --dump-all "$f"
-    best "timeline (--perfetto)" "$XA" --cpu-hz=2.4G \
-        --perfetto="$B/timeline.perfetto-trace" "$f"
+    echo
+    echo "== $f: $((size / 1000000)) MB, $recs records;" \
+         "medians of $RUNS runs, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo
+    rm -f "$B/jobs"
+    job walk "$BUILD/bare-walk '$f'"
+    job count "$XA --count '$f'"
+    job summary "$XA --cpu-hz=2.4G '$f'"
+    job dump "$XA --cpu-hz=2.4G --dump-all '$f'"
+    if [ -n "${UPSTREAM:-}" ] && [ "$f" = "$big" ]; then
+        job upsummary "'$UPSTREAM' -s '$f'"
+        job updump "'$UPSTREAM' --dump-all '$f'"
+    fi
+    job json "$XA --cpu-hz=2.4G --format=json '$f'"
+    job timeline "$XA --cpu-hz=2.4G --perfetto='$B/timeline.perfetto-trace' '$f'"
+    job pipe "cat '$f' | '$XA' --cpu-hz=2.4G -"
+    run_jobs
+    walk_cpu=$(med walk 2)
+    header
+    row "bare walk (tools/bench/bare-walk.c)" walk
+    row "ours --count (read + merge)" count
+    row "ours summary" summary upsummary
+    row "upstream summary (-s)" upsummary
+    row "ours dump (--dump-all)" dump updump
+    row "upstream dump (--dump-all)" updump
+    row "ours summary --format=json" json
+    row "ours timeline (--perfetto)" timeline
+    row "ours summary from a pipe" pipe
     "$XA" --cpu-hz=2.4G --dump-all "$f" 2> /dev/null | wc -c > "$B/dump.size"
-    printf "%-34s %7d MB  (dump: %d MB)\n" "timeline size" \
+    echo
+    printf "timeline %d MB, dump %d MB; with a file the max RSS counts the mapped trace\n" \
         "$(($(stat -c %s "$B/timeline.perfetto-trace") / 1000000))" \
         "$(($(cat "$B/dump.size") / 1000000))"
     rm -f "$B/timeline.perfetto-trace"
-    best "summary from a pipe (memory)" sh -c "cat '$f' | '$XA' --cpu-hz=2.4G -"
-    if [ -n "${UPSTREAM:-}" ] && [ "$f" = "$big" ]; then
-        best "upstream summary (-s)" "$UPSTREAM" -s "$f"
-        best "upstream dump (--dump-all)" "$UPSTREAM" --dump-all "$f"
+
+    if "$XA" --help 2>&1 | grep -q -- --threads; then
+        echo
+        echo "thread sweep (--threads=N; $(nproc) CPUs present):"
+        echo
+        rm -f "$B/jobs"
+        for t in $THREADS; do
+            job "summary$t" "$XA --threads=$t --cpu-hz=2.4G '$f'"
+            job "dump$t" "$XA --threads=$t --cpu-hz=2.4G --dump-all '$f'"
+        done
+        run_jobs
+        header
+        for t in $THREADS; do
+            row "summary --threads=$t" "summary$t"
+        done
+        for t in $THREADS; do
+            row "dump --threads=$t" "dump$t"
+        done
+        rc=$(med walk 2)
+        for t in $THREADS; do
+            c=$(med "summary$t" 2)
+            printf "summary --threads=%s: %.1f ns CPU per record\n" "$t" \
+                "$(awk -v c="$c" -v n="$recs" 'BEGIN { print c * 1e9 / n }')"
+        done
     fi
 done
