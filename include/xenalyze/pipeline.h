@@ -13,6 +13,8 @@
 extern "C" {
 #endif
 
+#define XA_PIPE_BATCH 2048
+
 /* Runs in the producer thread for every record, in order. */
 typedef void xa_pipe_produce_fn(void *arg, const struct xa_record *rec,
                                 uint64_t *aux);
@@ -26,6 +28,8 @@ typedef void xa_pipe_consume_fn(void *arg, const struct xa_record *recs,
 /**
  * xa_pipeline_run - merge in a second thread, consume in this one
  * @m: the merge (used only by the producer thread until this returns)
+ * @threads: 1: merge and consume in turn in this thread; more: two
+ * @batch: records per batch, 1 to XA_PIPE_BATCH (0: XA_PIPE_BATCH)
  * @produce: optional hook in the producer thread (NULL: aux is 0)
  * @parg: its argument
  * @consume: called for each batch
@@ -34,9 +38,9 @@ typedef void xa_pipe_consume_fn(void *arg, const struct xa_record *recs,
  * Falls back to one thread if a thread cannot be made.  Returns XA_OK
  * at the end of the stream or the merge's negative XA_E_* code.
  */
-XA_API int xa_pipeline_run(struct xa_merge *m, xa_pipe_produce_fn *produce,
-                           void *parg, xa_pipe_consume_fn *consume,
-                           void *carg);
+XA_API int xa_pipeline_run(struct xa_merge *m, unsigned int threads,
+                           unsigned int batch, xa_pipe_produce_fn *produce, void *parg,
+                           xa_pipe_consume_fn *consume, void *carg);
 
 #ifdef __cplusplus
 }

@@ -78,6 +78,47 @@ XA_API void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
 XA_API bool xa_dump_selects(struct xa_dump *d, const struct xa_record *rec,
                             uint32_t current);
 
+/*
+ * What xa_dump_record_as() changes in d for a record, without formatting
+ * it (the time origin, a clock rate the trace states); false for records
+ * that print nothing.  A dump formatted in parallel (xa_dump_par) keeps
+ * the state in order with it and hands each batch a copy.
+ */
+XA_API bool xa_dump_advance(struct xa_dump *d, const struct xa_record *rec);
+
+/* The dump's per-record context, as xa_dump_par takes it. */
+#define XA_DUMP_AUX(hvm_mode, current) \
+    ((uint64_t)(hvm_mode) << 32 | (uint32_t)(current))
+
+struct xa_dump_par;
+
+/**
+ * xa_dump_par_new - a dump formatted by worker threads, written in order
+ * @d: the dump state (kept up to date in the calling thread)
+ * @workers: formatting threads (at least 1)
+ * @job_recs: records per batch handed to a worker, 1 to XA_PIPE_BATCH
+ *      (0: XA_PIPE_BATCH)
+ * @o: where the lines go (its fd); written only from the calling thread
+ * @out: the new pool
+ *
+ * Batches of records (xa_dump_par_batch(), from one thread, in order) are
+ * filtered (xa_dump_selects()) in the calling thread, formatted by the
+ * workers each from a copy of the dump state at the batch's start, and
+ * written in order: the bytes are those of xa_dump_record_as() called
+ * record by record.  At most 2 * workers + 2 batches are in flight.
+ * Returns XA_OK, XA_E_NOMEM, or XA_E_NOMEM when no thread can be made.
+ */
+XA_API int xa_dump_par_new(struct xa_dump *d, unsigned int workers,
+                           unsigned int job_recs, struct xa_out *o,
+                           struct xa_dump_par **out);
+/* aux[i]: XA_DUMP_AUX() of recs[i]. */
+XA_API void xa_dump_par_batch(struct xa_dump_par *p,
+                              const struct xa_record *recs,
+                              const uint64_t *aux, unsigned int n);
+/* Waits for the workers, writes the rest; returns XA_OK or o's error. */
+XA_API int xa_dump_par_finish(struct xa_dump_par *p);
+XA_API void xa_dump_par_free(struct xa_dump_par *p);
+
 /* Anomaly section, text. */
 XA_API void xa_report_diag_text(const struct xa_diag *diag, struct xa_out *o);
 

@@ -37,6 +37,8 @@ struct cli_opts {
     unsigned int top;               /* --top; 0: every sub-row */
     unsigned int slowest;           /* --slowest=N; 0: none */
     bool slowest_per_reason;
+    unsigned int threads;           /* --threads=N; 0: the CPUs present */
+    unsigned int slice;             /* --slice=N (tests); 0: default */
     bool noted_ignored;             /* "no effect" said once */
 };
 

@@ -51,6 +51,23 @@ static int parse_uint(const char *s, unsigned int max, unsigned int *v)
     return 0;
 }
 
+static int h_threads(struct cli_opts *o, const struct cli_option *opt,
+                     const char *arg)
+{
+    if ( parse_uint(arg, 1024, &o->threads) || !o->threads )
+        return bad_arg(opt, arg, "a number of threads from 1 to 1024");
+    return 0;
+}
+
+/* Hidden, for the tests: batches this small cross many boundaries. */
+static int h_slice(struct cli_opts *o, const struct cli_option *opt,
+                   const char *arg)
+{
+    if ( parse_uint(arg, XA_PIPE_BATCH, &o->slice) || !o->slice )
+        return bad_arg(opt, arg, "a number of records from 1 to 2048");
+    return 0;
+}
+
 /* Modes */
 
 static int h_dump(struct cli_opts *o, const struct cli_option *opt,
@@ -463,6 +480,11 @@ const struct cli_option cli_options[] = {
     { "strict", 0, CLI_ARG_OPT, "LEVEL", CLI_G_OTHER,
       "exit 2 if anomalies at or above LEVEL (warn, sanity,\n"
       "record, file, limit; default warn)", h_strict, 0 },
+    { "threads", 0, CLI_ARG_REQ, "N", CLI_G_OTHER,
+      "threads to use (default: the CPUs present); 1: one\n"
+      "thread; the dump formats in N threads beside the merge", h_threads,
+      0 },
+    { "slice", 0, CLI_ARG_REQ, "N", CLI_G_OTHER, NULL, h_slice, 0 },
     { "help", 'h', NOARG, CLI_G_OTHER, "this help", h_help, 0 },
     { "version", 0, NOARG, CLI_G_OTHER, "version", h_version, 0 },
     { NULL, 0, NOARG, 0, NULL, NULL, 0 },

@@ -72,7 +72,7 @@ static void produce_dump(void *arg, const struct xa_record *rec,
     uint32_t cur = xa_model_pcpu_current(c->model, rec->cpu, &dom, &vcpu)
                    ? dom << 16 | vcpu : XA_DUMP_NO_VCPU;
 
-    *aux = (uint64_t)xa_model_fmt_ctx(c->model)->hvm_mode << 32 | cur;
+    *aux = XA_DUMP_AUX(xa_model_fmt_ctx(c->model)->hvm_mode, cur);
     xa_model_feed(c->model, rec);
 }
 
@@ -94,6 +94,34 @@ static void consume_dump(void *arg, const struct xa_record *r,
         xa_dump_record_as(c->dump, &r[i], (uint32_t)aux[i], &fmt, c->out);
         xa_out_maybe_flush(c->out);
     }
+}
+
+/* The dump formatted in worker threads (--threads=N, N > 1). */
+struct dump_par_ctx {
+    struct xa_dump_par *par;
+    uint64_t n;
+};
+
+static void consume_dump_par(void *arg, const struct xa_record *r,
+                             const uint64_t *aux, unsigned int n)
+{
+    struct dump_par_ctx *c = arg;
+    unsigned int i;
+
+    for ( i = 0; i < n; i++ )
+        c->n += r[i].event != XA_EV_CPU_END;
+    xa_dump_par_batch(c->par, r, aux, n);
+}
+
+/* --threads, or the CPUs present. */
+static unsigned int nr_threads(const struct cli_opts *o)
+{
+    long n;
+
+    if ( o->threads )
+        return o->threads;
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 1024 ? 1024 : (unsigned int)n;
 }
 
 /* The timeline's file: FILE, or standard output for "-"; -1 on error. */
@@ -172,6 +200,7 @@ int cli_run(const struct cli_opts *o)
     struct xa_dump dump;
     const struct xa_reader_stats *st;
     uint64_t n = 0;
+    unsigned int threads = nr_threads(o);
     int rc, status = 1;
 
     xa_diag_init(&diag);
@@ -280,11 +309,28 @@ int cli_run(const struct cli_opts *o)
                 n += buf[i].event != XA_EV_CPU_END;
         } while ( rc == XA_OK );
     }
+    else if ( o->mode == CLI_DUMP && threads > 1 )
+    {
+        struct dump_ctx pc = { .model = model };
+        struct dump_par_ctx c = { 0 };
+
+        if ( (rc = xa_dump_par_new(&dump, threads, o->slice, &out, &c.par)) )
+        {
+            fprintf(stderr, "xenalyze: %s\n", xa_strerror(rc));
+            goto out;
+        }
+        rc = xa_pipeline_run(mg, 2, o->slice, produce_dump, &pc,
+                             consume_dump_par, &c);
+        xa_dump_par_finish(c.par);
+        xa_dump_par_free(c.par);
+        n = c.n;
+    }
     else if ( o->mode == CLI_DUMP )
     {
         struct dump_ctx c = { .model = model, .dump = &dump, .out = &out };
 
-        rc = xa_pipeline_run(mg, produce_dump, &c, consume_dump, &c);
+        rc = xa_pipeline_run(mg, threads, o->slice, produce_dump, &c,
+                             consume_dump, &c);
         n = c.n;
     }
     else
@@ -293,7 +339,8 @@ int cli_run(const struct cli_opts *o)
                                  .timeline = timeline, .slowest = slowest,
                                  .out = &out };
 
-        rc = xa_pipeline_run(mg, NULL, NULL, consume_summary, &c);
+        rc = xa_pipeline_run(mg, threads, o->slice, NULL, NULL,
+                             consume_summary, &c);
         n = c.n;
     }
     if ( rc == XA_END )

@@ -423,6 +423,24 @@ static int prime(struct xa_merge *m)
     return rc;
 }
 
+/*
+ * The threshold below which the root stays on top: the least key of its
+ * children (the root, having just advanced, wins ties).
+ */
+static inline uint64_t root_thresh(struct xa_merge *m)
+{
+    if ( !m->thresh_valid )
+    {
+        m->thresh = UINT64_MAX;
+        if ( m->nr_heap > 1 )
+            m->thresh = m->slots[m->heap[1]].key;
+        if ( m->nr_heap > 2 && m->slots[m->heap[2]].key < m->thresh )
+            m->thresh = m->slots[m->heap[2]].key;
+        m->thresh_valid = true;
+    }
+    return m->thresh;
+}
+
 static inline int merge_next(struct xa_merge *m, const struct xa_record **rec)
 {
     int rc;
@@ -452,16 +470,7 @@ static inline int merge_next(struct xa_merge *m, const struct xa_record **rec)
              * The root just advanced, so it wins ties: it stays on top
              * while its key is no greater than its children's.
              */
-            if ( !m->thresh_valid )
-            {
-                m->thresh = UINT64_MAX;
-                if ( m->nr_heap > 1 )
-                    m->thresh = m->slots[m->heap[1]].key;
-                if ( m->nr_heap > 2 && m->slots[m->heap[2]].key < m->thresh )
-                    m->thresh = m->slots[m->heap[2]].key;
-                m->thresh_valid = true;
-            }
-            if ( m->slots[s].key > m->thresh )
+            if ( m->slots[s].key > root_thresh(m) )
             {
                 sift_down(m, 0);
                 m->thresh_valid = false;
@@ -498,6 +507,14 @@ int xa_merge_next(struct xa_merge *m, const struct xa_record **rec)
     return merge_next(m, rec);
 }
 
+/*
+ * Runs: once a record of the CPU on top is out, the CPU's next ordinary
+ * records are decoded straight into out while they stay at or below the
+ * runner-up's key, with no heap operation and no copy through the slot.
+ * The record that ends a run goes back into the slot, and merge_next()
+ * takes over from there, as if it had read it itself: same records, same
+ * order, same sequence numbers.
+ */
 unsigned int xa_merge_read(struct xa_merge *m, struct xa_record *out,
                            unsigned int max, int *rc)
 {
@@ -506,6 +523,31 @@ unsigned int xa_merge_read(struct xa_merge *m, struct xa_record *out,
 
     *rc = XA_OK;
     while ( n < max && (*rc = merge_next(m, &rec)) == XA_OK )
+    {
+        unsigned int s = (unsigned int)m->top_pending;
+        struct slot *sl = &m->slots[s];
+        uint64_t thresh;
+
         out[n++] = *rec;
+        if ( rec->event == XA_EV_CPU_END )
+            continue;
+        thresh = root_thresh(m);
+        while ( n < max &&
+                reader_fast_next(m->rd, sl->cs, sl->rec.cpu, &out[n]) )
+        {
+            sl->seq = ++m->seq;
+            sl->key = out[n].tsc;
+            if ( sl->key > thresh )
+            {
+                /* Not this CPU's turn: the slot holds it, sifted down. */
+                sl->rec = out[n];
+                sift_down(m, 0);
+                m->thresh_valid = false;
+                m->top_pending = -1;
+                break;
+            }
+            n++;
+        }
+    }
     return n;
 }

@@ -9,7 +9,7 @@
 
 #include <xenalyze/pipeline.h>
 
-#define BATCH_RECS 2048
+#define BATCH_RECS XA_PIPE_BATCH
 #define NR_BATCHES 8
 
 struct batch {
@@ -20,6 +20,7 @@ struct batch {
 
 struct pipe {
     struct xa_merge *m;
+    unsigned int batch;
     xa_pipe_produce_fn *produce;
     void *parg;
     struct batch *batches;
@@ -36,7 +37,7 @@ static bool fill(struct pipe *p, struct batch *b)
     unsigned int i;
     int rc;
 
-    b->n = xa_merge_read(p->m, b->recs, BATCH_RECS, &rc);
+    b->n = xa_merge_read(p->m, b->recs, p->batch, &rc);
     for ( i = 0; i < b->n; i++ )
     {
         b->aux[i] = 0;
@@ -77,10 +78,14 @@ static void *producer(void *arg)
     return NULL;
 }
 
-int xa_pipeline_run(struct xa_merge *m, xa_pipe_produce_fn *produce,
+int xa_pipeline_run(struct xa_merge *m, unsigned int threads,
+                    unsigned int batch, xa_pipe_produce_fn *produce,
                     void *parg, xa_pipe_consume_fn *consume, void *carg)
 {
-    struct pipe p = { .m = m, .produce = produce, .parg = parg };
+    struct pipe p = {
+        .m = m, .produce = produce, .parg = parg,
+        .batch = batch && batch < BATCH_RECS ? batch : BATCH_RECS,
+    };
     pthread_t th;
     int rc;
 
@@ -91,7 +96,7 @@ int xa_pipeline_run(struct xa_merge *m, xa_pipe_produce_fn *produce,
     pthread_cond_init(&p.not_full, NULL);
     pthread_cond_init(&p.not_empty, NULL);
 
-    if ( pthread_create(&th, NULL, producer, &p) )
+    if ( threads <= 1 || pthread_create(&th, NULL, producer, &p) )
     {
         /* One thread: produce and consume in turn. */
         bool more = true;

@@ -21,7 +21,7 @@ void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
     d->filter = NULL;
 }
 
-static void dump_time(struct xa_dump *d, const struct xa_record *rec,
+static void dump_time(const struct xa_dump *d, const struct xa_record *rec,
                       struct xa_out *o)
 {
     uint64_t ns, delta;
@@ -29,13 +29,8 @@ static void dump_time(struct xa_dump *d, const struct xa_record *rec,
 
     if ( !d->have_first )
     {
-        if ( !rec->tsc )
-        {
-            xa_out_str(o, "             ");
-            return;
-        }
-        d->first_tsc = rec->tsc;
-        d->have_first = true;
+        xa_out_str(o, "             ");
+        return;
     }
     if ( rec->tsc >= d->first_tsc )
         delta = rec->tsc - d->first_tsc;
@@ -74,14 +69,10 @@ void xa_dump_record(struct xa_dump *d, const struct xa_record *rec,
                       xa_model_fmt_ctx(m), o);
 }
 
-void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
-                       uint32_t current, const struct xa_fmt_ctx *fmt,
-                       struct xa_out *o)
+bool xa_dump_advance(struct xa_dump *d, const struct xa_record *rec)
 {
-    const struct xa_event_desc *desc;
-
     if ( rec->event == XA_EV_CPU_END )
-        return;
+        return false;
     if ( rec->event == XA_TRC_ARM_CLOCK && !d->hz_given &&
          !d->hz_from_trace && rec->nr_extra >= 2 )
     {
@@ -93,6 +84,22 @@ void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
             d->hz_from_trace = true;
         }
     }
+    if ( !d->have_first && rec->tsc )
+    {
+        d->first_tsc = rec->tsc;
+        d->have_first = true;
+    }
+    return true;
+}
+
+void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
+                       uint32_t current, const struct xa_fmt_ctx *fmt,
+                       struct xa_out *o)
+{
+    const struct xa_event_desc *desc;
+
+    if ( !xa_dump_advance(d, rec) )
+        return;
     desc = xa_catalog_lookup(d->cat, rec->event);
     if ( d->show_tsc )
     {

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# --threads=N changes nothing but the speed: the summary (text and JSON),
+# the plots and interval tables, and the dump (whole, windowed, filtered
+# by domain) of every real trace, the fixtures, the damaged inputs and a
+# synthesized host are byte for byte those of --threads=1, with the
+# batches at their default size and forced small (--slice=N: a batch of
+# the merge, and a job of the dump's formatting threads, ends every N
+# records, so that every trace crosses thousands of boundaries; --slice=1
+# also takes the merge's per-record path instead of its runs).  A file
+# and the same bytes on standard input give the same answers too.
+. tests/check/lib.sh
+: "${SYNTH:=build/xentrace-synth}"
+traces=""
+[ -d "$T" ] && traces="$T/x86-vmx-credit2-8cpu.xentrace $T/x86-qemu-svm-pvh.xentrace $T/x86-qemu-pv-dom0.xentrace $T/arm64-qemu-credit2-2dom.xentrace"
+traces="$traces $(ls tests/fixtures/*/*.xentrace) $(ls tests/bad/*/trace.xentrace)"
+if [ -x "$SYNTH" ]; then
+    "$SYNTH" -s examples/mixed.scn --records 150000 -o "$TMP/synth.xentrace" > /dev/null 2>&1 ||
+        { echo "xentrace-synth failed"; exit 1; }
+    traces="$traces $TMP/synth.xentrace"
+fi
+fail=0
+n=0
+for t in $traces; do
+    [ -f "$t" ] || { echo "missing $t"; exit 1; }
+    i=0
+    for mode in "--cpu-hz=2.4G" \
+                "--cpu-hz=2.4G --format=json" \
+                "--cpu-hz=2.4G --scatterplot-runstate --scatterplot-pcpu --interval-domain-total-time-all -s" \
+                "--dump-all --show-tsc" \
+                "--dump-all --cpu-hz=1G --from=0.001 --to=0.02" \
+                "--dump-all --domain=0"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        $XA --threads=1 $mode "$t" > "$TMP/ref" 2> "$TMP/ref.err"
+        ref_rc=$?
+        for th in "--threads=2" "--threads=2 --slice=5" "--threads=3 --slice=64" \
+                  "--threads=1 --slice=1"; do
+            # shellcheck disable=SC2086
+            $XA $th $mode "$t" > "$TMP/got" 2> "$TMP/got.err"
+            rc=$?
+            n=$((n + 1))
+            if [ "$rc" != "$ref_rc" ] || ! cmp -s "$TMP/ref" "$TMP/got" ||
+               ! cmp -s "$TMP/ref.err" "$TMP/got.err"; then
+                echo "FAIL: $th $mode $t (status $rc, want $ref_rc)"
+                diff "$TMP/ref" "$TMP/got" | head -5
+                diff "$TMP/ref.err" "$TMP/got.err" | head -5
+                fail=1
+            fi
+        done
+        # Standard input: the summaries (the dump of a file takes hints
+        # from a first look at it, which a stream cannot give).
+        if [ $i -le 3 ]; then
+            # shellcheck disable=SC2086
+            $XA --threads=2 --slice=5 $mode - < "$t" > "$TMP/got" 2> /dev/null
+            n=$((n + 1))
+            cmp -s "$TMP/ref" "$TMP/got" ||
+                { echo "FAIL: standard input: $mode $t"; fail=1; }
+        fi
+    done
+done
+# The comparisons above must not be between empty outputs: the real VMX
+# trace's dump has a line per record, its summary its domains.
+if [ -d "$T" ]; then
+    lines=$($XA --threads=2 --slice=5 -a "$T/x86-vmx-credit2-8cpu.xentrace" 2>/dev/null | wc -l)
+    [ "$lines" -eq 180493 ] || { echo "vmx dump: $lines lines, want 180493"; fail=1; }
+    $XA --threads=2 --slice=5 "$T/x86-vmx-credit2-8cpu.xentrace" 2>/dev/null |
+        grep -q "^|-- Domain 0 " || { echo "vmx summary: no domain 0"; fail=1; }
+fi
+echo "$n comparisons"
+exit $fail
