@@ -114,6 +114,7 @@ for f in "$big" "$syn"; do
         job updump "'$UPSTREAM' --dump-all '$f'"
     fi
     job json "$XA --cpu-hz=2.4G --format=json '$f'"
+    job exits "$XA --cpu-hz=2.4G --exits=/dev/null '$f'"
     job timeline "$XA --cpu-hz=2.4G --perfetto='$B/timeline.perfetto-trace' '$f'"
     job pipe "cat '$f' | '$XA' --cpu-hz=2.4G -"
     run_jobs
@@ -126,6 +127,7 @@ for f in "$big" "$syn"; do
     row "ours dump (--dump-all)" dump updump
     row "upstream dump (--dump-all)" updump
     row "ours summary --format=json" json
+    row "ours exit rows (--exits)" exits
     row "ours timeline (--perfetto)" timeline
     row "ours summary from a pipe" pipe
     "$XA" --cpu-hz=2.4G --dump-all "$f" 2> /dev/null | wc -c > "$B/dump.size"

@@ -67,6 +67,36 @@ enum xa_vcpu_kind {
     XA_VK_ARM,                      /* Arm guest (TRC_ARM exits) */
 };
 
+/* What closed an exit. */
+enum xa_exit_closed_by {
+    XA_CLOSED_BY_ENTRY,             /* the vCPU's next guest entry */
+    XA_CLOSED_BY_RUNNABLE,          /* the vCPU became runnable first */
+};
+
+/* A closed exit with everything a row needs (the exit_done callback). */
+struct xa_exit_event {
+    unsigned int dom, vcpu;
+    unsigned int pcpu;              /* the CPU of the exit record */
+    enum xa_vcpu_kind kind;         /* XA_VK_HVM or XA_VK_ARM */
+    enum xa_hvm_mode hvm_mode;      /* x86: VMX or SVM, as decided so far */
+    enum xa_exit_closed_by closed_by;
+    uint32_t code;                  /* exit reason, SVM code or Arm class */
+    uint8_t sub_kind;               /* breakdown key (enum xa_sub_kind) */
+    uint64_t sub_val;
+    uint64_t exit_tsc, tsc;         /* the exit and its close */
+    uint64_t rip;                   /* guest RIP / PC at the exit */
+    /*
+     * What the summary adds for it: counted when it begins inside the
+     * --from/--to window (always without one), cycles cut at the window's
+     * end, 0 when the close is before the exit.  The --domain/--vcpu
+     * selection is the observer's to apply.
+     */
+    bool counted;
+    uint64_t cycles;
+    uint64_t first_tsc;             /* the trace's time 0 */
+    uint64_t trace_hz;              /* the trace's clock record, or 0 */
+};
+
 /*
  * What the model tells as it goes, for plots and per-interval tables.
  * Every member may be NULL; the callbacks run inside xa_model_feed() and
@@ -100,6 +130,8 @@ struct xa_model_observer {
     void (*exit_closed)(void *arg, unsigned int dom, unsigned int vcpu,
                         uint32_t code, uint8_t sub_kind, uint64_t sub_val,
                         uint64_t exit_tsc, uint64_t tsc, uint64_t rip);
+    /* The same closed exit with its pCPU, counted cycles and closer. */
+    void (*exit_done)(void *arg, const struct xa_exit_event *ev);
     /* x86 HVM: an interrupt injected into the guest. */
     void (*guest_irq)(void *arg, unsigned int dom, unsigned int vcpu,
                       unsigned int vector, uint64_t tsc);

@@ -46,6 +46,8 @@ XA_API void xa_out_printf(struct xa_out *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A JSON string literal, quoted and escaped. */
 XA_API void xa_out_json_str(struct xa_out *o, const char *s);
+/* A CSV field: as is, or quoted when it holds a comma, quote or newline. */
+XA_API void xa_out_csv_str(struct xa_out *o, const char *s);
 /* Fixed-point: v / 10^frac_digits written with frac_digits decimals. */
 XA_API void xa_out_double(struct xa_out *o, double v, unsigned int decimals);
 

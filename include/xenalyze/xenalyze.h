@@ -23,6 +23,7 @@
 #include <xenalyze/plots.h>
 #include <xenalyze/pipeline.h>
 #include <xenalyze/timeline.h>
+#include <xenalyze/exits.h>
 #include <xenalyze/writer.h>
 
 #endif /* XA_XENALYZE_H */

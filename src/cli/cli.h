@@ -33,6 +33,8 @@ struct cli_opts {
     unsigned int *plot_domains;     /* plots.domains, owned */
     struct xa_filter filter;        /* --from, --to, --domain, --vcpu */
     const char *perfetto;           /* --perfetto=FILE, or NULL */
+    const char *exits;              /* --exits=FILE, or NULL */
+    bool exits_jsonl;               /* --exits-format=jsonl */
     enum xa_sum_sort sort;          /* --sort */
     unsigned int top;               /* --top; 0: every sub-row */
     unsigned int slowest;           /* --slowest=N; 0: none */
@@ -56,6 +58,7 @@ enum cli_group {
     CLI_G_SUMMARY,
     CLI_G_DUMP,
     CLI_G_TIMELINE,
+    CLI_G_ROWS,
     CLI_G_PLOTS,
     CLI_G_COMPAT,
     CLI_G_OTHER,

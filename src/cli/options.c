@@ -232,6 +232,26 @@ static int h_perfetto(struct cli_opts *o, const struct cli_option *opt,
     return 0;
 }
 
+/* Per-exit rows */
+
+static int h_exits(struct cli_opts *o, const struct cli_option *opt,
+                   const char *arg)
+{
+    if ( !*arg )
+        return bad_arg(opt, arg, "a file name (or - for standard output)");
+    o->exits = arg;
+    return 0;
+}
+
+static int h_exits_format(struct cli_opts *o, const struct cli_option *opt,
+                          const char *arg)
+{
+    if ( strcmp(arg, "csv") && strcmp(arg, "jsonl") )
+        return bad_arg(opt, arg, "csv or jsonl");
+    o->exits_jsonl = !strcmp(arg, "jsonl");
+    return 0;
+}
+
 /* Upstream's plots and interval tables */
 
 static int h_plot(struct cli_opts *o, const struct cli_option *opt,
@@ -413,6 +433,12 @@ const struct cli_option cli_options[] = {
     { "perfetto", 0, CLI_ARG_REQ, "FILE", CLI_G_TIMELINE,
       "write a Perfetto timeline (ui.perfetto.dev) to FILE;\n"
       "with -s the summary too", h_perfetto, 0 },
+    { "exits", 0, CLI_ARG_REQ, "FILE", CLI_G_ROWS,
+      "write one row per exit to FILE (- for standard output);\n"
+      "with -s the summary too", h_exits, 0 },
+    { "exits-format", 0, CLI_ARG_REQ, "FMT", CLI_G_ROWS,
+      "--exits rows as csv (default, with a header) or jsonl",
+      h_exits_format, 0 },
 
     /* Upstream's plots and interval tables */
     { "scatterplot-runstate", 0, NOARG, CLI_G_PLOTS,
@@ -497,6 +523,7 @@ static const char *const group_titles[CLI_G_NR] = {
     [CLI_G_SUMMARY] = "Summary",
     [CLI_G_DUMP] = "Dump",
     [CLI_G_TIMELINE] = "Timeline (docs/timeline.md)",
+    [CLI_G_ROWS] = "Per-exit rows (docs/exits.md)",
     [CLI_G_PLOTS] = "Upstream's plots and interval tables (in place of the "
                     "summary;\nwith -s, before it)",
     [CLI_G_COMPAT] = "Upstream options accepted without effect",
@@ -612,6 +639,20 @@ int cli_opts_check(struct cli_opts *o)
     {
         fprintf(stderr, "xenalyze: --perfetto=- takes standard output: "
                 "no summary or plots beside it\n");
+        return -1;
+    }
+    if ( o->exits && o->mode != CLI_SUMMARY )
+    {
+        fprintf(stderr, "xenalyze: --exits does not combine with "
+                "--dump-all or --count\n");
+        return -1;
+    }
+    if ( o->exits && !strcmp(o->exits, "-") &&
+         (o->summary_given || plots ||
+          (o->perfetto && !strcmp(o->perfetto, "-"))) )
+    {
+        fprintf(stderr, "xenalyze: --exits=- takes standard output: "
+                "no summary, plots or timeline beside it\n");
         return -1;
     }
     if ( o->slowest && (o->mode != CLI_SUMMARY || strcmp(o->format, "text")) )

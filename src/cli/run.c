@@ -124,8 +124,8 @@ static unsigned int nr_threads(const struct cli_opts *o)
     return n < 1 ? 1 : n > 1024 ? 1024 : (unsigned int)n;
 }
 
-/* The timeline's file: FILE, or standard output for "-"; -1 on error. */
-static int open_timeline(const char *path)
+/* An output file: FILE, or standard output for "-"; -1 on error. */
+static int open_output(const char *path)
 {
     int fd;
 
@@ -194,6 +194,8 @@ int cli_run(const struct cli_opts *o)
     struct xa_timeline *timeline = NULL;
     struct xa_out tl_out;
     struct xa_slowest *slowest = NULL;
+    struct xa_exits *exits = NULL;
+    struct xa_out ex_out;
     struct xa_model_opts mopts = { .hvm_mode = o->hvm_mode };
     struct xa_trace_hints hints = { .hvm_mode = XA_HVM_VMX };
     struct xa_out out, err;
@@ -208,8 +210,10 @@ int cli_run(const struct cli_opts *o)
     xa_out_init(&out, STDOUT_FILENO);
     xa_out_init(&err, STDERR_FILENO);
     xa_out_init(&tl_out, -1);
+    xa_out_init(&ex_out, -1);
 
-    if ( (o->mode == CLI_DUMP || o->perfetto) && strcmp(o->path, "-") )
+    if ( (o->mode == CLI_DUMP || o->perfetto || o->exits) &&
+         strcmp(o->path, "-") )
         xa_trace_peek(o->path, 4000000, &hints);
     mopts.hvm_hint = hints.hvm_mode;
     rc = xa_reader_open(o->path, &diag, &rd);
@@ -256,7 +260,7 @@ int cli_run(const struct cli_opts *o)
         else if ( !o->hz_given )
             fprintf(stderr, "xenalyze: note: no --cpu-hz given and the "
                     "trace states no clock rate: times assume 2.4 GHz\n");
-        if ( (tl_out.fd = open_timeline(o->perfetto)) < 0 )
+        if ( (tl_out.fd = open_output(o->perfetto)) < 0 )
             goto out;
         rc = xa_timeline_new(&topts, &tl_out, &timeline);
         if ( rc )
@@ -282,6 +286,28 @@ int cli_run(const struct cli_opts *o)
             goto out;
         }
         xa_slowest_observer(slowest, &obs);
+        xa_model_add_observer(model, &obs);
+    }
+    if ( o->exits )
+    {
+        struct xa_exits_opts eopts = {
+            .format = o->exits_jsonl ? XA_EXITS_JSONL : XA_EXITS_CSV,
+            .hz = o->hz_given ? o->hz : 0,
+            .filter = xa_filter_active(&o->filter) ? &o->filter : NULL,
+        };
+        struct xa_model_observer obs;
+
+        if ( !o->hz_given && hints.clock_hz >= XA_HZ_MIN &&
+             hints.clock_hz <= XA_HZ_MAX )
+            eopts.hz = hints.clock_hz;
+        if ( (ex_out.fd = open_output(o->exits)) < 0 )
+            goto out;
+        if ( xa_exits_new(&eopts, &ex_out, &exits) )
+        {
+            fprintf(stderr, "xenalyze: %s\n", xa_strerror(XA_E_NOMEM));
+            goto out;
+        }
+        xa_exits_observer(exits, &obs);
         xa_model_add_observer(model, &obs);
     }
     if ( o->mode == CLI_SUMMARY && xa_filter_active(&o->filter) )
@@ -365,6 +391,11 @@ int cli_run(const struct cli_opts *o)
         fprintf(stderr, "xenalyze: %s: %s\n", o->perfetto, xa_strerror(rc));
         goto out;
     }
+    if ( exits && (xa_exits_finish(exits, xa_model_trace_hz(model)) || xa_out_flush(&ex_out)) )
+    {
+        fprintf(stderr, "xenalyze: %s: write error\n", o->exits);
+        goto out;
+    }
     if ( timeline )
     {
         const struct xa_timeline_stats *ts = xa_timeline_stats(timeline);
@@ -419,7 +450,7 @@ int cli_run(const struct cli_opts *o)
         status = 1;
         goto out;
     }
-    if ( o->mode == CLI_SUMMARY && (plots || timeline) &&
+    if ( o->mode == CLI_SUMMARY && (plots || timeline || exits) &&
          !o->summary_given )
     {
         /* Upstream: plots replace the summary unless -s asks for it. */
@@ -487,6 +518,13 @@ int cli_run(const struct cli_opts *o)
         status = 1;
     }
     xa_out_dispose(&tl_out);
+    xa_exits_free(exits);
+    if ( ex_out.fd > STDERR_FILENO && close(ex_out.fd) && status == 0 )
+    {
+        fprintf(stderr, "xenalyze: %s: %s\n", o->exits, strerror(errno));
+        status = 1;
+    }
+    xa_out_dispose(&ex_out);
     xa_model_free(model);
     xa_catalog_free(cat);
     xa_merge_free(mg);

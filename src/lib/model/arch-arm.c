@@ -187,7 +187,7 @@ void arm_record(struct xa_model *m, const struct xa_record *rec)
     }
     case XA_TRC_ARM_GUEST_ENTRY:
         if ( v->arch_init )
-            model_exit_close(m, v, rec->tsc);
+            model_exit_close(m, v, rec->tsc, XA_CLOSED_BY_ENTRY);
         break;
     case XA_TRC_ARM_HVC:
         if ( rec->nr_extra >= 1 )

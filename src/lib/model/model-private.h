@@ -135,6 +135,7 @@ struct vcpu {
     uint64_t exit_tsc;
     uint64_t exit_rip;              /* x86 HVM; set before opening */
     uint32_t exit_code;
+    unsigned int exit_pcpu;         /* the CPU of the exit record */
     uint8_t sub_kind;
     uint64_t sub_val;
     struct exit_tab *exits;
@@ -282,7 +283,8 @@ struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
                              unsigned int vid);
 void model_exit_open(struct xa_model *m, struct vcpu *v,
                      const struct xa_record *rec, uint32_t code);
-void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc);
+void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc,
+                      enum xa_exit_closed_by by);
 /* Sets the exit's breakdown key (first key wins unless override). */
 static inline void model_exit_sub(struct vcpu *v, uint8_t kind, uint64_t val,
                                   bool override)

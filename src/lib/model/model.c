@@ -542,7 +542,7 @@ static void sched_runstate(struct xa_model *m, struct pcpu *p,
 
     /* Waiting for a CPU is not part of the exit that was open. */
     if ( new_rs == RS_RUNNABLE && v->exit_open )
-        model_exit_close(m, v, rec->tsc);
+        model_exit_close(m, v, rec->tsc, XA_CLOSED_BY_RUNNABLE);
 
     if ( (v->type == VT_HVM || v->type == VT_ARM) && v->state != RS_LOST )
         girq_runstate(m, v, old_rs, new_rs, rec->tsc);
@@ -759,16 +759,35 @@ void model_exit_open(struct xa_model *m, struct vcpu *v,
     v->exit_open = true;
     v->exit_tsc = rec->tsc;
     v->exit_code = code;
+    v->exit_pcpu = rec->cpu;
     v->sub_kind = XA_SUB_NONE;
     if ( OBS(m, exit_open) )
         m->obs.exit_open(m->obs.arg, v->d->id, v->id, code, rec->tsc,
                          v->exit_rip);
 }
 
-void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc)
+/* Tells exit_done observers of a closed exit (counted: c cycles). */
+static void exit_done(struct xa_model *m, const struct vcpu *v, uint64_t tsc,
+                      enum xa_exit_closed_by by, bool counted, uint64_t c)
+{
+    struct xa_exit_event ev = {
+        .dom = v->d->id, .vcpu = v->id, .pcpu = v->exit_pcpu,
+        .kind = (enum xa_vcpu_kind)v->type, .hvm_mode = m->fmt.hvm_mode,
+        .closed_by = by, .code = v->exit_code, .sub_kind = v->sub_kind,
+        .sub_val = v->sub_val, .exit_tsc = v->exit_tsc, .tsc = tsc,
+        .rip = v->exit_rip, .counted = counted, .cycles = counted ? c : 0,
+        .first_tsc = m->first_tsc, .trace_hz = m->clock_hz,
+    };
+
+    m->obs.exit_done(m->obs.arg, &ev);
+}
+
+void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc,
+                      enum xa_exit_closed_by by)
 {
     struct exit_slot *e;
     uint64_t c = 0;
+    bool counted;
 
     if ( !v->exit_open )
         return;
@@ -783,10 +802,13 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc)
                            v->sub_kind, v->sub_val, v->exit_tsc, tsc,
                            v->exit_rip);
     /* An exit belongs to the window it begins in; its time ends at --to. */
-    if ( !win_in(m, v->exit_tsc) )
-        return;
-    if ( tsc > m->win_hi )
+    counted = win_in(m, v->exit_tsc);
+    if ( counted && tsc > m->win_hi )
         c = m->win_hi - v->exit_tsc;
+    if ( OBS(m, exit_done) )
+        exit_done(m, v, tsc, by, counted, c);
+    if ( !counted )
+        return;
     e = exit_slot_get(v, v->exit_code);
     if ( !e )
         return;
@@ -887,7 +909,7 @@ static void hvm_record(struct xa_model *m, const struct xa_record *rec)
         if ( ev == XA_TRC_HVM_VMENTRY )
         {
             girq_entry(v, rec->tsc);
-            model_exit_close(m, v, rec->tsc);
+            model_exit_close(m, v, rec->tsc, XA_CLOSED_BY_ENTRY);
         }
         else if ( rec->nr_extra < 1 )
             return;

@@ -52,6 +52,11 @@ static void fan_exit_closed(void *arg, unsigned int dom, unsigned int vcpu,
              sub_val, exit_tsc, tsc, rip);
 }
 
+static void fan_exit_done(void *arg, const struct xa_exit_event *ev)
+{
+    FOR_EACH((struct xa_model *)arg, exit_done, ev);
+}
+
 static void fan_guest_irq(void *arg, unsigned int dom, unsigned int vcpu,
                           unsigned int vector, uint64_t tsc)
 {
@@ -103,7 +108,7 @@ static void fan_anomaly(void *arg, enum xa_diag_kind kind, unsigned int pcpu)
 static void observers_settle(struct xa_model *m)
 {
     struct xa_model_observer *o = &m->obs;
-    bool any[13] = { false };
+    bool any[14] = { false };
     unsigned int i;
 
     memset(o, 0, sizeof(*o));
@@ -129,6 +134,7 @@ static void observers_settle(struct xa_model *m)
         any[10] |= l->exit_discarded != NULL;
         any[11] |= l->anomaly != NULL;
         any[12] |= l->pcpu_run != NULL;
+        any[13] |= l->exit_done != NULL;
     }
     o->arg = m;
     o->domain_new = any[0] ? fan_domain_new : NULL;
@@ -144,6 +150,7 @@ static void observers_settle(struct xa_model *m)
     o->exit_discarded = any[10] ? fan_exit_discarded : NULL;
     o->anomaly = any[11] ? fan_anomaly : NULL;
     o->pcpu_run = any[12] ? fan_pcpu_run : NULL;
+    o->exit_done = any[13] ? fan_exit_done : NULL;
 }
 
 void xa_model_set_observer(struct xa_model *m,

@@ -18,24 +18,9 @@
 /* A field, quoted when it holds a comma, a quote or a line break. */
 static void field(struct xa_out *o, const char *s)
 {
-    const char *p;
-
     xa_out_char(o, ',');
-    if ( !s )
-        return;
-    if ( !strpbrk(s, ",\"\r\n") )
-    {
-        xa_out_str(o, s);
-        return;
-    }
-    xa_out_char(o, '"');
-    for ( p = s; *p; p++ )
-    {
-        if ( *p == '"' )
-            xa_out_char(o, '"');
-        xa_out_char(o, *p);
-    }
-    xa_out_char(o, '"');
+    if ( s )
+        xa_out_csv_str(o, s);
 }
 
 static void ufield(struct xa_out *o, uint64_t v)

@@ -254,6 +254,25 @@ void xa_out_json_str(struct xa_out *o, const char *s)
     xa_out_char(o, '"');
 }
 
+void xa_out_csv_str(struct xa_out *o, const char *s)
+{
+    const char *p;
+
+    if ( !strpbrk(s, ",\"\r\n") )
+    {
+        xa_out_str(o, s);
+        return;
+    }
+    xa_out_char(o, '"');
+    for ( p = s; *p; p++ )
+    {
+        if ( *p == '"' )
+            xa_out_char(o, '"');
+        xa_out_char(o, *p);
+    }
+    xa_out_char(o, '"');
+}
+
 void xa_out_double(struct xa_out *o, double v, unsigned int decimals)
 {
     char tmp[64];
