@@ -115,6 +115,12 @@ XA_API const char *xa_arm_sysreg_name(uint32_t iss);
 XA_API void xa_mem_dom_order(const struct xa_record *r, unsigned int i,
                              bool old_has_order, uint32_t *dom, int *order);
 
+/*
+ * The guest address a record carries (x86 HVM exits, PV traps and
+ * faults: the guest's rip), for naming it by symbol; false when none.
+ */
+XA_API bool xa_record_guest_rip(const struct xa_record *r, uint64_t *rip);
+
 /* Largest exit reason VMX defines (codes above it are SVM-only). */
 XA_API uint32_t xa_vmx_exit_max(void);
 

@@ -28,6 +28,13 @@ enum xa_hvm_mode_opt {
 struct xa_model_opts {
     enum xa_hvm_mode_opt hvm_mode;
     enum xa_hvm_mode hvm_hint;  /* starting guess under AUTO */
+    /*
+     * x86 HVM: list the guest addresses external interrupts of this
+     * vector find (upstream's interrupt eip list), per vCPU and domain,
+     * in the summary when eip_list is set.
+     */
+    bool eip_list;
+    unsigned int eip_vector;
 };
 
 /* What a first look at a trace tells (see xa_trace_peek()). */
@@ -171,6 +178,20 @@ struct xa_model_observer {
                            uint64_t tsc);
     /* The model counts an anomaly, at the record being fed. */
     void (*anomaly)(void *arg, enum xa_diag_kind kind, unsigned int pcpu);
+    /*
+     * x86 HVM: a vCPU halts (running to blocked) at tsc, cycles after it
+     * entered the guest with vector injected; is_wake: the vector was the
+     * first injected after a wake-up (upstream's "wake to halt").
+     */
+    /*
+     * x86 HVM: an exit is found to be for an external interrupt of
+     * vector (its TRC_HVM_INTR record); exit_tsc and rip: the exit's.
+     */
+    void (*intr)(void *arg, unsigned int dom, unsigned int vcpu,
+                 unsigned int vector, uint64_t exit_tsc, uint64_t rip);
+    void (*w2h)(void *arg, unsigned int dom, unsigned int vcpu,
+                unsigned int vector, bool is_wake, uint64_t tsc,
+                uint64_t cycles);
 };
 
 XA_API int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
@@ -237,6 +258,12 @@ struct xa_summary_info {
     /* How to present it (zero: by time, every sub-row). */
     enum xa_sum_sort sort;
     unsigned int top;           /* sub-rows of an exit beyond: folded */
+    /*
+     * List the default domain (32768, "not known yet") even without exits
+     * or guest records of its own (upstream's
+     * --show-default-domain-summary).
+     */
+    bool show_default_domain;
 };
 
 /**

@@ -30,12 +30,15 @@ extern "C" {
 #define XA_PLOT_VMEXIT_EIP      (1u << 5)   /* "time rip" */
 #define XA_PLOT_RDTSC           (1u << 6)   /* "DvV time tsc" */
 #define XA_PLOT_IRQ             (1u << 7)   /* "iIRQ time pcpu" */
+#define XA_PLOT_WAKE_TO_HALT    (1u << 8)   /* "time cycles" */
+#define XA_PLOT_INTERRUPT_EIP   (1u << 9)   /* "dDvV time rip" */
 
 enum xa_interval_kind {
     XA_INTERVAL_NONE,
     XA_INTERVAL_DOMAIN_TOTAL_TIME,      /* listed domains' running time */
     XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL,  /* every domain's */
     XA_INTERVAL_DOMAIN_GUEST_INTERRUPT, /* one domain's injected vectors */
+    XA_INTERVAL_DOMAIN_GRANT_MAPS,      /* grant maps done for one domain */
 };
 
 struct xa_plots_opts {
@@ -43,9 +46,11 @@ struct xa_plots_opts {
     unsigned int plots;             /* XA_PLOT_* */
     unsigned int extint_vector;     /* XA_PLOT_EXTINT_CYCLES */
     unsigned int io_port;           /* XA_PLOT_IO */
+    unsigned int eip_vector;        /* XA_PLOT_INTERRUPT_EIP */
     enum xa_interval_kind interval;
     unsigned int interval_ms;       /* interval length */
-    const unsigned int *domains;    /* TOTAL_TIME: columns; GUEST_INT: 1 */
+    const unsigned int *domains;    /* TOTAL_TIME: columns; GUEST_INT,
+                                       GRANT_MAPS: 1 */
     unsigned int nr_domains;
     /*
      * --from/--to/--domain/--vcpu, or NULL: a point is plotted when its

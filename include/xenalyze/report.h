@@ -25,6 +25,7 @@ struct xa_dump {
     bool hz_from_trace;         /* a clock record set hz */
     const struct xa_filter *filter; /* NULL: every record */
     uint64_t win_lo, win_hi;    /* filter's window in TSC, once known */
+    const struct xa_symbols *symbols;   /* names guest rips; NULL: none */
 };
 
 XA_API void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
@@ -44,8 +45,17 @@ XA_API void xa_dump_record(struct xa_dump *d, const struct xa_record *rec,
 
 struct xa_summary;
 
+struct xa_symbols;
 struct xa_report_opts {
     bool report_pcpu;           /* per-physical-CPU section */
+    /*
+     * Text: with the summary's eip lists (xa_summary.eip_list), a
+     * histogram of each vCPU's by buckets of this size (0: none), as
+     * upstream's --histogram-interrupt-eip; symbols name the addresses
+     * (NULL: none).
+     */
+    uint64_t eip_histogram;
+    const struct xa_symbols *symbols;
 };
 
 /* A summary writer: renders one summary, computes nothing. */

@@ -122,6 +122,22 @@ struct xa_sum_girq {
     const struct xa_stat *intr;
 };
 
+/*
+ * A guest address an external interrupt of the eip-list vector found
+ * (upstream's interrupt eip list: --with-interrupt-eip-enumeration).
+ */
+struct xa_sum_eip {
+    uint64_t eip;                   /* the exit's rip, low 48 bits */
+    uint64_t count;
+};
+
+/* An eip list: ascending addresses; other: beyond the model's bound. */
+struct xa_sum_eips {
+    struct xa_sum_eip *e;
+    unsigned int nr;
+    uint64_t total, other;
+};
+
 /* Time a vCPU stayed on one pCPU between migrations. */
 struct xa_sum_stay {
     unsigned int cpu;
@@ -147,6 +163,7 @@ struct xa_sum_vcpu {
     const struct xa_stat *stay_all;     /* CPU affinity, all pCPUs */
     struct xa_sum_stay *stays;          /* by pCPU, sorted */
     unsigned int nr_stays;
+    struct xa_sum_eips intr_eips;       /* xa_summary.eip_list */
 };
 
 /* Summary order (--sort): descending, but for code (ascending). */
@@ -173,6 +190,7 @@ struct xa_sum_domain {
     uint64_t exit_cycles, exit_count;
     uint64_t grant_ops[3];          /* map, unmap, transfer, done for it */
     uint64_t pod_populate, pod_reclaim, pod_splinter;
+    struct xa_sum_eips intr_eips;   /* its vCPUs' together (owned) */
 };
 
 #define XA_NR_VOLUME 13
@@ -216,6 +234,10 @@ struct xa_summary {
     uint64_t span_first, span_last; /* the trace's timestamps inside */
     uint64_t from_ns, to_ns;        /* as given; to_ns UINT64_MAX: open */
     bool selected;
+
+    /* x86 HVM: eip lists of this external-interrupt vector (model opts). */
+    bool eip_list;
+    unsigned int eip_vector;
 
     /* How it was built (xa_summary_info). */
     enum xa_sum_sort sort;

@@ -25,5 +25,6 @@
 #include <xenalyze/timeline.h>
 #include <xenalyze/exits.h>
 #include <xenalyze/writer.h>
+#include <xenalyze/symbols.h>
 
 #endif /* XA_XENALYZE_H */

@@ -42,6 +42,13 @@ struct cli_opts {
     unsigned int threads;           /* --threads=N; 0: the CPUs present */
     unsigned int slice;             /* --slice=N (tests); 0: default */
     bool noted_ignored;             /* "no effect" said once */
+    bool tsc_fatal;                 /* --tsc-loop-fatal */
+    bool progress;                  /* --progress */
+    bool eip_list;                  /* --with-interrupt-eip-enumeration */
+    unsigned int eip_vector;
+    uint64_t eip_histogram;         /* --histogram-interrupt-eip bucket */
+    const char *symbol_file;        /* --symbol-file */
+    bool show_default_domain;       /* --show-default-domain-summary */
 };
 
 /* The option table (options.c). */
@@ -61,6 +68,7 @@ enum cli_group {
     CLI_G_ROWS,
     CLI_G_PLOTS,
     CLI_G_COMPAT,
+    CLI_G_REFUSED,
     CLI_G_OTHER,
     CLI_G_NR
 };

@@ -79,11 +79,13 @@ static int h_dump(struct cli_opts *o, const struct cli_option *opt,
     return 0;
 }
 
+/* -s with -a (either order): the dump, then the summary, as upstream. */
 static int h_summary(struct cli_opts *o, const struct cli_option *opt,
                      const char *arg)
 {
     (void)opt, (void)arg;
-    o->mode = CLI_SUMMARY;
+    if ( !o->dump_given )
+        o->mode = CLI_SUMMARY;
     o->summary_given = true;
     return 0;
 }
@@ -262,10 +264,14 @@ static int h_plot(struct cli_opts *o, const struct cli_option *opt,
     return 0;
 }
 
-static int h_plot_extint(struct cli_opts *o, const struct cli_option *opt,
+/* --scatterplot-extint-cycles, --scatterplot-interrupt-eip: a vector. */
+static int h_plot_vector(struct cli_opts *o, const struct cli_option *opt,
                          const char *arg)
 {
-    if ( parse_uint(arg, 255, &o->plots.extint_vector) )
+    unsigned int *v = opt->val == XA_PLOT_INTERRUPT_EIP
+                      ? &o->plots.eip_vector : &o->plots.extint_vector;
+
+    if ( parse_uint(arg, 255, v) )
         return bad_arg(opt, arg, "a vector, 0 to 255 (e.g. 250 or 0xfa)");
     o->plots.plots |= opt->val;
     return 0;
@@ -277,6 +283,69 @@ static int h_plot_io(struct cli_opts *o, const struct cli_option *opt,
     if ( parse_uint(arg, 0xffff, &o->plots.io_port) )
         return bad_arg(opt, arg, "a port, 0 to 0xffff");
     o->plots.plots |= opt->val;
+    return 0;
+}
+
+/*
+ * The summary's eip lists: one vector for --with-interrupt-eip-
+ * enumeration and --histogram-interrupt-eip=V[,SIZE] (default bucket
+ * 0x1000000, as upstream).
+ */
+static int h_eip_list(struct cli_opts *o, const struct cli_option *opt,
+                      const char *arg)
+{
+    char buf[32];
+    const char *comma = strchr(arg, ',');
+    unsigned int vec;
+    size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+
+    if ( n >= sizeof(buf) )
+        return bad_arg(opt, arg, "a vector, 0 to 255");
+    memcpy(buf, arg, n);
+    buf[n] = 0;
+    if ( parse_uint(buf, 255, &vec) || (comma && !opt->val) )
+        return bad_arg(opt, arg, opt->val ? "VECTOR[,BUCKET]"
+                                          : "a vector, 0 to 255");
+    if ( o->eip_list && o->eip_vector != vec )
+    {
+        fprintf(stderr, "xenalyze: --%s=%s: the eip lists are of one "
+                "vector (0x%x given before)\n", opt->name, arg,
+                o->eip_vector);
+        return -1;
+    }
+    o->eip_list = true;
+    o->eip_vector = vec;
+    if ( opt->val )
+    {
+        char *end;
+
+        o->eip_histogram = 0x1000000;
+        if ( comma )
+        {
+            if ( comma[1] == '-' )
+                return bad_arg(opt, arg, "VECTOR[,BUCKET]");
+            o->eip_histogram = strtoull(comma + 1, &end, 0);
+            if ( end == comma + 1 || *end || !o->eip_histogram )
+                return bad_arg(opt, arg, "VECTOR[,BUCKET], BUCKET above 0");
+        }
+    }
+    return 0;
+}
+
+static int h_show_default(struct cli_opts *o, const struct cli_option *opt,
+                          const char *arg)
+{
+    (void)opt, (void)arg;
+    o->show_default_domain = true;
+    return 0;
+}
+
+static int h_symbol_file(struct cli_opts *o, const struct cli_option *opt,
+                         const char *arg)
+{
+    if ( !*arg )
+        return bad_arg(opt, arg, "a System.map-style file");
+    o->symbol_file = arg;
     return 0;
 }
 
@@ -326,7 +395,8 @@ static int h_interval_table(struct cli_opts *o, const struct cli_option *opt,
     o->plots.interval = k;
     if ( k == XA_INTERVAL_DOMAIN_TOTAL_TIME && parse_plot_domains(o, arg) )
         return bad_arg(opt, arg, "domain ids, e.g. 0,5");
-    if ( k == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT &&
+    if ( (k == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT ||
+          k == XA_INTERVAL_DOMAIN_GRANT_MAPS) &&
          (parse_plot_domains(o, arg) || o->plots.nr_domains != 1) )
         return bad_arg(opt, arg, "one domain id");
     return 0;
@@ -334,12 +404,67 @@ static int h_interval_table(struct cli_opts *o, const struct cli_option *opt,
 
 /* Compatibility */
 
+/* --sample-size, --sample-max: said once, whichever comes first. */
 static int h_ignored(struct cli_opts *o, const struct cli_option *opt,
                      const char *arg)
 {
+    (void)arg;
+    if ( !o->noted_ignored )
+        fprintf(stderr, "xenalyze: note: --%s has no effect: percentiles "
+                "come from a histogram of every sample, in constant "
+                "memory\n", opt->name);
+    o->noted_ignored = true;
+    return 0;
+}
+
+/* An upstream option without an equivalent here: why, and status 1. */
+static int h_refused(struct cli_opts *o, const struct cli_option *opt,
+                     const char *arg)
+{
     (void)o, (void)arg;
-    fprintf(stderr, "xenalyze: note: option --%s is accepted for "
-            "compatibility and has no effect\n", opt->name);
+    fprintf(stderr, "xenalyze: --%s (upstream xenalyze) is not supported: "
+            "%s\n", opt->name, opt->help);
+    return -1;
+}
+
+/*
+ * --tolerance=N: upstream stops at an error of a level above N (0-6,
+ * default 3).  Here: exit status 2 when anomalies of the next level or
+ * above were found, the whole trace read (docs/xenalyze.1).
+ */
+static int h_tolerance(struct cli_opts *o, const struct cli_option *opt,
+                       const char *arg)
+{
+    static const char *const above[] = {
+        "warn", "warn", "sanity", "record", "file", "limit",
+    };
+    unsigned int n;
+
+    if ( parse_uint(arg, 6, &n) )
+        return bad_arg(opt, arg, "an error level, 0 to 6");
+    if ( n == 6 )
+    {
+        o->strict = false;
+        return 0;
+    }
+    o->strict = true;
+    return xa_diag_level_parse(above[n], &o->strict_level);
+}
+
+/* --tsc-loop-fatal: exit status 2 when TSCs were found out of order. */
+static int h_tsc_fatal(struct cli_opts *o, const struct cli_option *opt,
+                       const char *arg)
+{
+    (void)opt, (void)arg;
+    o->tsc_fatal = true;
+    return 0;
+}
+
+static int h_progress(struct cli_opts *o, const struct cli_option *opt,
+                      const char *arg)
+{
+    (void)opt, (void)arg;
+    o->progress = true;
     return 0;
 }
 
@@ -372,9 +497,12 @@ static int h_version(struct cli_opts *o, const struct cli_option *opt,
 }
 
 #define NOARG CLI_ARG_NONE, NULL
-#define IGNORED(n) { n, 0, NOARG, CLI_G_COMPAT, "", h_ignored, 0 }
 #define IGNORED_ARG(n, a) { n, 0, CLI_ARG_REQ, a, CLI_G_COMPAT, "", \
                             h_ignored, 0 }
+/* Refused: the help is the reason given. */
+#define REFUSED(n, why) { n, 0, NOARG, CLI_G_REFUSED, why, h_refused, 0 }
+#define REFUSED_ARG(n, a, why) { n, 0, CLI_ARG_REQ, a, CLI_G_REFUSED, why, \
+                                 h_refused, 0 }
 
 const struct cli_option cli_options[] = {
     /* Modes */
@@ -424,6 +552,18 @@ const struct cli_option cli_options[] = {
       h_slowest_per_reason, 0 },
     { "report-pcpu", 0, NOARG, CLI_G_SUMMARY,
       "add per-physical-CPU utilisation", h_report_pcpu, 0 },
+    { "with-interrupt-eip-enumeration", 0, CLI_ARG_REQ, "VECTOR",
+      CLI_G_SUMMARY, "text: each domain's guest addresses that external\n"
+      "interrupts of VECTOR found (x86 HVM)", h_eip_list, 0 },
+    { "histogram-interrupt-eip", 0, CLI_ARG_REQ, "VECTOR[,SIZE]",
+      CLI_G_SUMMARY, "text: the same per vCPU in buckets of SIZE bytes\n"
+      "(default 0x1000000)", h_eip_list, 1 },
+    { "show-default-domain-summary", 0, NOARG, CLI_G_SUMMARY,
+      "list the default domain (32768: vCPUs not known yet)\n"
+      "even without exits of its own", h_show_default, 0 },
+    { "symbol-file", 0, CLI_ARG_REQ, "FILE", CLI_G_SUMMARY,
+      "guest symbols (System.map: ADDRESS [TYPE] NAME) for\n"
+      "the eip lists and the dump's guest addresses", h_symbol_file, 0 },
 
     /* Dump */
     { "show-tsc", 0, NOARG, CLI_G_DUMP,
@@ -448,7 +588,7 @@ const struct cli_option cli_options[] = {
     { "scatterplot-pcpu", 0, NOARG, CLI_G_PLOTS,
       "DvV time pcpu: where vCPUs ran", h_plot, XA_PLOT_PCPU },
     { "scatterplot-extint-cycles", 0, CLI_ARG_REQ, "VECTOR", CLI_G_PLOTS,
-      "cycles of external-interrupt exits with VECTOR", h_plot_extint,
+      "cycles of external-interrupt exits with VECTOR", h_plot_vector,
       XA_PLOT_EXTINT_CYCLES },
     { "scatterplot-io", 0, CLI_ARG_REQ, "PORT", CLI_G_PLOTS,
       "cycles of I/O exits on PORT", h_plot_io, XA_PLOT_IO },
@@ -458,7 +598,13 @@ const struct cli_option cli_options[] = {
       "DvV time tsc of RDTSC exits", h_plot, XA_PLOT_RDTSC },
     { "scatterplot-irq", 0, NOARG, CLI_G_PLOTS,
       "iIRQ time pcpu of physical interrupts", h_plot, XA_PLOT_IRQ },
-    { "interval", 0, CLI_ARG_REQ, "SECONDS", CLI_G_PLOTS,
+    { "scatterplot-interrupt-eip", 0, CLI_ARG_REQ, "VECTOR", CLI_G_PLOTS,
+      "dDvV time rip of external interrupts with VECTOR",
+      h_plot_vector, XA_PLOT_INTERRUPT_EIP },
+    { "scatterplot-wake-to-halt", 0, NOARG, CLI_G_PLOTS,
+      "time cycles from a wake-up interrupt to the halt",
+      h_plot, XA_PLOT_WAKE_TO_HALT },
+    { "interval", 'i', CLI_ARG_REQ, "SECONDS", CLI_G_PLOTS,
       "length of an --interval-* row (default 1)", h_interval, 0 },
     { "interval-domain-total-time", 0, CLI_ARG_REQ, "D[,D...]", CLI_G_PLOTS,
       "running time of these domains per interval", h_interval_table,
@@ -469,38 +615,48 @@ const struct cli_option cli_options[] = {
     { "interval-domain-guest-interrupt", 0, CLI_ARG_REQ, "D", CLI_G_PLOTS,
       "vectors injected into domain D per interval", h_interval_table,
       XA_INTERVAL_DOMAIN_GUEST_INTERRUPT },
+    { "interval-domain-grant-maps", 0, CLI_ARG_REQ, "D", CLI_G_PLOTS,
+      "grant maps done for domain D per interval", h_interval_table,
+      XA_INTERVAL_DOMAIN_GRANT_MAPS },
 
-    /* Upstream options still without an implementation here */
-    IGNORED("dump-raw-reads"),
-    IGNORED("dump-raw-process"),
-    IGNORED("dump-no-processing"),
-    IGNORED("dump-ipi-latency"),
-    IGNORED("dump-trace-volume-on-lost-record"),
-    IGNORED("dump-show-power-states"),
-    IGNORED("with-cr3-enumeration"),
-    IGNORED("with-pio-enumeration"),
-    IGNORED("with-mmio-enumeration"),
-    IGNORED_ARG("with-interrupt-eip-enumeration", "VECTOR"),
-    IGNORED("show-default-domain-summary"),
-    IGNORED_ARG("mmio-enumeration-skip-vga", "0|1"),
+    /* Upstream options made moot by design */
     IGNORED_ARG("sample-size", "N"),
     IGNORED_ARG("sample-max", "N"),
-    IGNORED_ARG("default-guest-paging-levels", "N"),
-    IGNORED_ARG("symbol-file", "FILE"),
-    IGNORED("progress"),
-    IGNORED("tsc-loop-fatal"),
-    IGNORED_ARG("tolerance", "N"),
-    IGNORED_ARG("interval-cr3-schedule-time", "CR3"),
-    IGNORED("interval-cr3-schedule-time-all"),
-    IGNORED("interval-cr3-schedule-ordered"),
-    IGNORED_ARG("interval-cr3-short-summary", "CR3"),
-    IGNORED_ARG("interval-domain-short-summary", "D"),
-    IGNORED_ARG("interval-domain-grant-maps", "D"),
-    IGNORED_ARG("scatterplot-interrupt-eip", "VECTOR"),
-    IGNORED("scatterplot-unpin-promote"),
-    IGNORED("scatterplot-cr3-switch"),
-    IGNORED("scatterplot-wake-to-halt"),
-    IGNORED_ARG("histogram-interrupt-eip", "VECTOR"),
+
+    /* Upstream options without an equivalent here: refused, exit 1 */
+    REFUSED("dump-raw-reads", "it shows upstream's own reader at work "
+            "(its read-ahead order and buffer contents); --dump-all "
+            "--show-tsc prints every record with its raw TSC"),
+    REFUSED("dump-raw-process", "it shows upstream's own reader at work; "
+            "--dump-all --show-tsc prints every record with its raw TSC"),
+    REFUSED("dump-no-processing", "it shows upstream's own reader at work; "
+            "--count reads and merges without processing"),
+    REFUSED_ARG("default-guest-paging-levels", "L", "the records that "
+                "need the guest's paging levels carry them in their event "
+                "ids (shadow and HVM page-fault records) in every Xen this "
+                "reads"),
+    REFUSED("dump-ipi-latency", "not implemented yet "
+            "(docs/differences-from-upstream.md)"),
+    REFUSED("dump-trace-volume-on-lost-record", "not implemented yet; the "
+            "summary's log volume table and --count give the volumes"),
+    REFUSED("dump-show-power-states", "not implemented yet"),
+    REFUSED("with-cr3-enumeration", "cr3 tracking is not implemented yet"),
+    REFUSED("with-pio-enumeration", "not implemented yet; the summary's "
+            "I/O exits are broken down by port"),
+    REFUSED("with-mmio-enumeration", "not implemented yet"),
+    REFUSED_ARG("mmio-enumeration-skip-vga", "0|1", "not implemented yet "
+                "(as --with-mmio-enumeration)"),
+        REFUSED_ARG("interval-cr3-schedule-time", "CR3",
+                "cr3 tracking is not implemented yet"),
+    REFUSED("interval-cr3-schedule-time-all",
+            "cr3 tracking is not implemented yet"),
+    REFUSED("interval-cr3-schedule-ordered",
+            "cr3 tracking is not implemented yet"),
+    REFUSED_ARG("interval-cr3-short-summary", "CR3",
+                "cr3 tracking is not implemented yet"),
+    REFUSED_ARG("interval-domain-short-summary", "D", "not implemented yet"),
+    REFUSED("scatterplot-unpin-promote", "not implemented yet"),
+    REFUSED("scatterplot-cr3-switch", "cr3 tracking is not implemented yet"),
 
     /* Other */
     { "strict", 0, CLI_ARG_OPT, "LEVEL", CLI_G_OTHER,
@@ -511,6 +667,16 @@ const struct cli_option cli_options[] = {
       "thread; the dump formats in N threads beside the merge", h_threads,
       0 },
     { "slice", 0, CLI_ARG_REQ, "N", CLI_G_OTHER, NULL, h_slice, 0 },
+    { "tolerance", 0, CLI_ARG_REQ, "N", CLI_G_OTHER,
+      "upstream's error tolerance (0-6): as --strict at the\n"
+      "level above N: 0-1 warn, 2 sanity, 3 record, 4 file,\n"
+      "5 limit; 6 none", h_tolerance, 0 },
+    { "tsc-loop-fatal", 0, NOARG, CLI_G_OTHER,
+      "exit 2 if TSCs were out of order (TSC_BACKWARDS,\n"
+      "TSC_OUTLIER, TSC_RESET, RUNSTATE_MISMATCH)", h_tsc_fatal, 0 },
+    { "progress", 0, NOARG, CLI_G_OTHER,
+      "show progress on standard error when it is a terminal",
+      h_progress, 0 },
     { "help", 'h', NOARG, CLI_G_OTHER, "this help", h_help, 0 },
     { "version", 0, NOARG, CLI_G_OTHER, "version", h_version, 0 },
     { NULL, 0, NOARG, 0, NULL, NULL, 0 },
@@ -527,6 +693,7 @@ static const char *const group_titles[CLI_G_NR] = {
     [CLI_G_PLOTS] = "Upstream's plots and interval tables (in place of the "
                     "summary;\nwith -s, before it)",
     [CLI_G_COMPAT] = "Upstream options accepted without effect",
+    [CLI_G_REFUSED] = "Upstream options refused (exit 1, saying why)",
     [CLI_G_OTHER] = "Other",
 };
 
@@ -599,7 +766,7 @@ void cli_usage(FILE *f)
     for ( g = 0; g < CLI_G_NR; g++ )
     {
         fprintf(f, "\n%s:\n", group_titles[g]);
-        if ( g == CLI_G_COMPAT )
+        if ( g == CLI_G_COMPAT || g == CLI_G_REFUSED )
         {
             usage_names(f, g);
             continue;
@@ -621,6 +788,12 @@ int cli_opts_check(struct cli_opts *o)
     {
         fprintf(stderr, "xenalyze: --scatterplot-* and --interval-* do not "
                 "combine with --dump-all or --count\n");
+        return -1;
+    }
+    if ( o->summary_given && o->mode == CLI_DUMP && strcmp(o->format, "text") )
+    {
+        fprintf(stderr, "xenalyze: -s with -a: the dump, then the text "
+                "summary (no --format)\n");
         return -1;
     }
     if ( o->filter.from_ns >= o->filter.to_ns )

@@ -5,10 +5,56 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+/*
+ * --progress: how far into the file the records being processed are,
+ * on standard error when it is a terminal, at most every 2^16 records.
+ */
+struct progress {
+    uint64_t size;                  /* 0: off */
+    uint64_t next;                  /* record count of the next line */
+    unsigned int last_pct;
+};
+
+static void progress_init(struct progress *pg, const struct cli_opts *o)
+{
+    struct stat st;
+
+    memset(pg, 0, sizeof(*pg));
+    pg->last_pct = ~0u;
+    if ( o->progress && isatty(STDERR_FILENO) && strcmp(o->path, "-") &&
+         !stat(o->path, &st) && st.st_size > 0 )
+        pg->size = (uint64_t)st.st_size;
+}
+
+static void progress_show(struct progress *pg, uint64_t n,
+                          const struct xa_record *r)
+{
+    unsigned int pct;
+
+    if ( !pg->size || n < pg->next )
+        return;
+    pg->next = n + 65536;
+    pct = r->offset >= pg->size ? 100
+          : (unsigned int)(r->offset * 100 / pg->size);
+    if ( pct == pg->last_pct )
+        return;
+    pg->last_pct = pct;
+    fprintf(stderr, "\rxenalyze: %3u%% of %llu bytes, %llu records", pct,
+            (unsigned long long)pg->size, (unsigned long long)n);
+}
+
+static void progress_end(struct progress *pg)
+{
+    if ( pg->size && pg->last_pct != ~0u )
+        fprintf(stderr, "\r%*s\r", 60, "");
+}
 
 /* Summary: the model runs in this thread, the merge in the other. */
 struct summary_ctx {
@@ -17,6 +63,7 @@ struct summary_ctx {
     struct xa_timeline *timeline;   /* NULL: none asked for */
     struct xa_slowest *slowest;     /* NULL: no --slowest */
     struct xa_out *out;
+    struct progress *pg;
     uint64_t n;
 };
 
@@ -42,6 +89,8 @@ static void consume_summary(void *arg, const struct xa_record *r,
             xa_model_feed(c->model, &r[i]);
         }
         xa_out_maybe_flush(c->out);
+        if ( n )
+            progress_show(c->pg, c->n, &r[n - 1]);
         return;
     }
     (void)aux;
@@ -50,6 +99,8 @@ static void consume_summary(void *arg, const struct xa_record *r,
         c->n += r[i].event != XA_EV_CPU_END;
         xa_model_feed(c->model, &r[i]);
     }
+    if ( n )
+        progress_show(c->pg, c->n, &r[n - 1]);
 }
 
 /*
@@ -61,6 +112,7 @@ struct dump_ctx {
     struct xa_model *model;
     struct xa_dump *dump;
     struct xa_out *out;
+    struct progress *pg;
     uint64_t n;
 };
 
@@ -94,11 +146,14 @@ static void consume_dump(void *arg, const struct xa_record *r,
         xa_dump_record_as(c->dump, &r[i], (uint32_t)aux[i], &fmt, c->out);
         xa_out_maybe_flush(c->out);
     }
+    if ( n )
+        progress_show(c->pg, c->n, &r[n - 1]);
 }
 
 /* The dump formatted in worker threads (--threads=N, N > 1). */
 struct dump_par_ctx {
     struct xa_dump_par *par;
+    struct progress *pg;
     uint64_t n;
 };
 
@@ -111,6 +166,8 @@ static void consume_dump_par(void *arg, const struct xa_record *r,
     for ( i = 0; i < n; i++ )
         c->n += r[i].event != XA_EV_CPU_END;
     xa_dump_par_batch(c->par, r, aux, n);
+    if ( n )
+        progress_show(c->pg, c->n, &r[n - 1]);
 }
 
 /* --threads, or the CPUs present. */
@@ -176,9 +233,58 @@ static void slowest_second_pass(const struct cli_opts *o,
     xa_reader_free(rd);
 }
 
+/* --symbol-file: read here (the library parses); NULL on error, said. */
+static struct xa_symbols *load_symbols(const char *path)
+{
+    struct xa_symbols *sy = NULL;
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    unsigned int skipped = 0;
+    int rc;
+
+    if ( !f )
+    {
+        fprintf(stderr, "xenalyze: %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    do {
+        if ( len == cap )
+        {
+            char *t = realloc(text, cap = cap ? cap * 2 : 1 << 20);
+
+            if ( !t )
+            {
+                fclose(f);
+                free(text);
+                fprintf(stderr, "xenalyze: %s\n", xa_strerror(XA_E_NOMEM));
+                return NULL;
+            }
+            text = t;
+        }
+        got = fread(text + len, 1, cap - len, f);
+        len += got;
+    } while ( got );
+    if ( ferror(f) )
+        fprintf(stderr, "xenalyze: %s: read error\n", path);
+    else if ( (rc = xa_symbols_parse(text, len, &sy, &skipped)) )
+        fprintf(stderr, "xenalyze: %s: %s\n", path, rc == XA_E_INVAL
+                ? "no line of the form \"ADDRESS [TYPE] NAME\""
+                : xa_strerror(rc));
+    fclose(f);
+    free(text);
+    return sy;
+}
+
 static int finish_status(const struct cli_opts *o, const struct xa_diag *diag)
 {
     if ( o->strict && xa_diag_total(diag, o->strict_level) )
+        return 2;
+    if ( o->tsc_fatal &&
+         (diag->e[XA_DIAG_TSC_BACKWARDS].count ||
+          diag->e[XA_DIAG_TSC_OUTLIER].count ||
+          diag->e[XA_DIAG_TSC_RESET].count ||
+          diag->e[XA_DIAG_RUNSTATE_MISMATCH].count) )
         return 2;
     return 0;
 }
@@ -196,10 +302,14 @@ int cli_run(const struct cli_opts *o)
     struct xa_slowest *slowest = NULL;
     struct xa_exits *exits = NULL;
     struct xa_out ex_out;
-    struct xa_model_opts mopts = { .hvm_mode = o->hvm_mode };
+    struct xa_model_opts mopts = { .hvm_mode = o->hvm_mode,
+                                   .eip_list = o->eip_list,
+                                   .eip_vector = o->eip_vector };
     struct xa_trace_hints hints = { .hvm_mode = XA_HVM_VMX };
+    struct xa_symbols *symbols = NULL;
     struct xa_out out, err;
     struct xa_dump dump;
+    struct progress pg;
     const struct xa_reader_stats *st;
     uint64_t n = 0;
     unsigned int threads = nr_threads(o);
@@ -211,6 +321,9 @@ int cli_run(const struct cli_opts *o)
     xa_out_init(&err, STDERR_FILENO);
     xa_out_init(&tl_out, -1);
     xa_out_init(&ex_out, -1);
+    progress_init(&pg, o);
+    if ( o->symbol_file && !(symbols = load_symbols(o->symbol_file)) )
+        goto out;
 
     if ( (o->mode == CLI_DUMP || o->perfetto || o->exits) &&
          strcmp(o->path, "-") )
@@ -310,10 +423,12 @@ int cli_run(const struct cli_opts *o)
         xa_exits_observer(exits, &obs);
         xa_model_add_observer(model, &obs);
     }
-    if ( o->mode == CLI_SUMMARY && xa_filter_active(&o->filter) )
+    if ( (o->mode == CLI_SUMMARY || o->summary_given) &&
+         xa_filter_active(&o->filter) )
         xa_model_set_filter(model, &o->filter, o->hz_given ? o->hz : 0);
     xa_dump_init(&dump, cat, o->hz);
     dump.show_tsc = o->show_tsc;
+    dump.symbols = symbols;
     if ( xa_filter_active(&o->filter) )
         dump.filter = &o->filter;
     dump.hz_given = o->hz_given;
@@ -338,7 +453,7 @@ int cli_run(const struct cli_opts *o)
     else if ( o->mode == CLI_DUMP && threads > 1 )
     {
         struct dump_ctx pc = { .model = model };
-        struct dump_par_ctx c = { 0 };
+        struct dump_par_ctx c = { .pg = &pg };
 
         if ( (rc = xa_dump_par_new(&dump, threads, o->slice, &out, &c.par)) )
         {
@@ -353,7 +468,8 @@ int cli_run(const struct cli_opts *o)
     }
     else if ( o->mode == CLI_DUMP )
     {
-        struct dump_ctx c = { .model = model, .dump = &dump, .out = &out };
+        struct dump_ctx c = { .model = model, .dump = &dump, .out = &out,
+                              .pg = &pg };
 
         rc = xa_pipeline_run(mg, threads, o->slice, produce_dump, &c,
                              consume_dump, &c);
@@ -363,12 +479,13 @@ int cli_run(const struct cli_opts *o)
     {
         struct summary_ctx c = { .model = model, .plots = plots,
                                  .timeline = timeline, .slowest = slowest,
-                                 .out = &out };
+                                 .out = &out, .pg = &pg };
 
         rc = xa_pipeline_run(mg, threads, o->slice, NULL, NULL,
                              consume_summary, &c);
         n = c.n;
     }
+    progress_end(&pg);
     if ( rc == XA_END )
         rc = XA_OK;
     if ( rc < 0 )
@@ -457,8 +574,9 @@ int cli_run(const struct cli_opts *o)
         xa_report_diag_text(&diag, &err);
         xa_out_flush(&err);
     }
-    else if ( o->mode == CLI_SUMMARY )
+    else if ( o->mode == CLI_SUMMARY || o->summary_given )
     {
+        /* (-s with -a: the dump is written; the summary follows.) */
         struct xa_summary_info info = {
             .records = st->records + st->windows,
             .bytes = st->bytes,
@@ -470,8 +588,11 @@ int cli_run(const struct cli_opts *o)
             .diag = &diag,
             .sort = o->sort,
             .top = o->json ? 0 : o->top,
+            .show_default_domain = o->show_default_domain,
         };
-        struct xa_report_opts ropts = { .report_pcpu = o->report_pcpu };
+        struct xa_report_opts ropts = { .report_pcpu = o->report_pcpu,
+                                        .eip_histogram = o->eip_histogram,
+                                        .symbols = symbols };
         const struct xa_summary *sum = xa_model_summary(model, &info);
 
         if ( !sum )
@@ -479,6 +600,10 @@ int cli_run(const struct cli_opts *o)
             fprintf(stderr, "xenalyze: %s\n", xa_strerror(XA_E_NOMEM));
             goto out;
         }
+        if ( o->eip_histogram && !o->json )
+            xa_out_printf(&out, "Making histogram of eips at interrupt %u, "
+                          "increment %llx\n", o->eip_vector,
+                          (unsigned long long)o->eip_histogram);
         xa_report_find(o->format)->render(sum, &ropts, &out);
         if ( slowest && xa_slowest_incomplete(slowest) &&
              strcmp(o->path, "-") )
@@ -531,5 +656,6 @@ int cli_run(const struct cli_opts *o)
     xa_reader_free(rd);
     xa_out_dispose(&out);
     xa_out_dispose(&err);
+    xa_symbols_free(symbols);
     return status;
 }

@@ -185,3 +185,23 @@ void xa_fmt_raw(const struct xa_record *r, struct xa_out *o)
         xa_out_hexw(o, r->extra[i], 8);
     }
 }
+
+bool xa_record_guest_rip(const struct xa_record *r, uint64_t *rip)
+{
+    uint32_t ev = r->event & ~(uint32_t)XA_TRC_64_FLAG;
+    bool wide = r->event & XA_TRC_64_FLAG;
+    unsigned int i;
+
+    if ( ev == XA_TRC_HVM_VMEXIT || ev == XA_TRC_HVM_SVM_EXIT )
+        i = 1;                                  /* { reason, rip } */
+    else if ( (ev & ~0xfu) == XA_TRC_PV_ENTRY &&
+              ((ev & 0xf) == 1 || ((ev & 0xf) >= 3 && (ev & 0xf) <= 7) ||
+               (ev & 0xf) == 9 || (ev & 0xf) == 10) )
+        i = 0;                                  /* { rip, ... } */
+    else
+        return false;
+    if ( r->nr_extra < i + (wide ? 2 : 1) )
+        return false;
+    *rip = wide ? xa_u64(r, i) : r->extra[i];
+    return true;
+}

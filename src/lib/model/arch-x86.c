@@ -58,7 +58,22 @@ static void hvm_exit(struct xa_model *m, struct vcpu *v,
     model_exit_open(m, v, rec, code);
 }
 
-static void hvm_handler(struct vcpu *v, const struct xa_record *rec)
+/* Upstream keeps the low 48 bits of an interrupted rip (its ADDR_SPACE). */
+#define EIP_MASK ((1ull << 48) - 1)
+
+static void hvm_intr(struct xa_model *m, struct vcpu *v,
+                     const struct xa_record *rec, unsigned int vec)
+{
+    if ( OBS(m, intr) )
+        m->obs.intr(m->obs.arg, v->d->id, v->id, vec, v->exit_tsc,
+                    v->exit_rip);
+    if ( m->opts.eip_list && vec == m->opts.eip_vector &&
+         win_in(m, v->exit_tsc) )
+        eip_tab_add(m, &v->intr_eips, v->exit_rip & EIP_MASK, rec);
+}
+
+static void hvm_handler(struct xa_model *m, struct vcpu *v,
+                        const struct xa_record *rec)
 {
     uint32_t low = rec->event & 0x3ff & ~(uint32_t)XA_TRC_64_FLAG;
     const uint32_t *w = rec->extra;
@@ -104,6 +119,7 @@ static void hvm_handler(struct vcpu *v, const struct xa_record *rec)
         break;
     case H_INTR:
         model_exit_sub(v, XA_SUB_VECTOR, w[0] & 0xff, false);
+        hvm_intr(m, v, rec, w[0] & 0xff);
         break;
     case H_VMMCALL:
         model_exit_sub(v, XA_SUB_HYPERCALL, w[0], false);
@@ -141,7 +157,7 @@ void x86_hvm_record(struct xa_model *m, struct vcpu *v,
         }
     }
     else if ( XA_TRC_SUB(ev) == (XA_TRC_HVM_HANDLER >> 12 & 0xf) )
-        hvm_handler(v, rec);
+        hvm_handler(m, v, rec);
 }
 
 /*

@@ -60,7 +60,8 @@ void girq_entry(struct vcpu *v, uint64_t tsc)
  * The vCPU halts (running to blocked): every started clock stops.  A
  * sample belongs to the window its clock starts in, cut at --to.
  */
-static void w2h_halt(const struct xa_model *m, struct w2h *w, uint64_t tsc)
+static void w2h_halt(const struct xa_model *m, const struct vcpu *v,
+                     struct w2h *w, uint64_t tsc)
 {
     unsigned int i;
 
@@ -73,6 +74,8 @@ static void w2h_halt(const struct xa_model *m, struct w2h *w, uint64_t tsc)
             continue;
         t = g->start_tsc == 1 || tsc < g->start_tsc ||
             !win_in(m, g->start_tsc) ? 0 : win_clip(m, g->start_tsc, tsc);
+        if ( t && OBS(m, w2h) )
+            m->obs.w2h(m->obs.arg, v->d->id, v->id, i, g->is_wake, tsc, t);
         if ( t && !g->times )
             g->times = calloc(W2H_NR, sizeof(*g->times));
         if ( t && g->times )
@@ -119,7 +122,7 @@ void girq_runstate(const struct xa_model *m, struct vcpu *v, int old_rs,
         if ( w->waking && old_rs == RS_RUNNING && new_rs != RS_OFFLINE )
             w->waking = false;
         if ( new_rs == RS_BLOCKED && old_rs == RS_RUNNING && w->interrupts )
-            w2h_halt(m, w, tsc);
+            w2h_halt(m, v, w, tsc);
     }
 }
 

@@ -78,6 +78,20 @@ struct count_tab {
 };
 
 /*
+ * Guest addresses an external interrupt of the eip-list vector found, by
+ * address (eip.c); at most EIP_TAB_MAX addresses, the rest in other.
+ */
+#define EIP_TAB_MAX 8192
+struct eip_tab {
+    struct xa_sum_eip *e;           /* ascending eip */
+    unsigned int nr, cap;
+    uint64_t total, other;
+};
+void eip_tab_add(struct xa_model *m, struct eip_tab **tp, uint64_t eip,
+                 const struct xa_record *rec);
+void eip_tab_free(struct eip_tab **tp);
+
+/*
  * Interrupts injected into an HVM vCPU, by vector, and how long the guest
  * took from each to its next halt (upstream's "wake to halt"): an
  * interrupt's clock starts at the VM entry that delivers it and stops when
@@ -143,6 +157,7 @@ struct vcpu {
     struct count_tab hypercalls;    /* PV */
     struct count_tab pv_events;     /* PV, by event id */
     struct w2h *w2h;                /* HVM: injected interrupts, NULL: none */
+    struct eip_tab *intr_eips;      /* opts.eip_vector's, NULL: none */
 
     /* CPU affinity: how long it stayed on a pCPU between migrations. */
     uint64_t pcpu_tsc;              /* arrived on its pCPU; 0: unknown */

@@ -90,6 +90,7 @@ static void vcpu_free(struct vcpu *v)
     exit_tab_free(v->exits);
     free(v->hypercalls.keys);
     free(v->hypercalls.counts);
+    eip_tab_free(&v->intr_eips);
     free(v->pv_events.keys);
     free(v->pv_events.counts);
     girq_free(v);

@@ -104,11 +104,25 @@ static void fan_anomaly(void *arg, enum xa_diag_kind kind, unsigned int pcpu)
     FOR_EACH((struct xa_model *)arg, anomaly, kind, pcpu);
 }
 
+static void fan_intr(void *arg, unsigned int dom, unsigned int vcpu,
+                     unsigned int vector, uint64_t exit_tsc, uint64_t rip)
+{
+    FOR_EACH((struct xa_model *)arg, intr, dom, vcpu, vector, exit_tsc, rip);
+}
+
+static void fan_w2h(void *arg, unsigned int dom, unsigned int vcpu,
+                    unsigned int vector, bool is_wake, uint64_t tsc,
+                    uint64_t cycles)
+{
+    FOR_EACH((struct xa_model *)arg, w2h, dom, vcpu, vector, is_wake, tsc,
+             cycles);
+}
+
 /* m->obs from the list: the member itself, or the fan-out. */
 static void observers_settle(struct xa_model *m)
 {
     struct xa_model_observer *o = &m->obs;
-    bool any[14] = { false };
+    bool any[16] = { false };
     unsigned int i;
 
     memset(o, 0, sizeof(*o));
@@ -135,6 +149,8 @@ static void observers_settle(struct xa_model *m)
         any[11] |= l->anomaly != NULL;
         any[12] |= l->pcpu_run != NULL;
         any[13] |= l->exit_done != NULL;
+        any[14] |= l->w2h != NULL;
+        any[15] |= l->intr != NULL;
     }
     o->arg = m;
     o->domain_new = any[0] ? fan_domain_new : NULL;
@@ -151,6 +167,8 @@ static void observers_settle(struct xa_model *m)
     o->anomaly = any[11] ? fan_anomaly : NULL;
     o->pcpu_run = any[12] ? fan_pcpu_run : NULL;
     o->exit_done = any[13] ? fan_exit_done : NULL;
+    o->w2h = any[14] ? fan_w2h : NULL;
+    o->intr = any[15] ? fan_intr : NULL;
 }
 
 void xa_model_set_observer(struct xa_model *m,

@@ -421,6 +421,13 @@ static int build_vcpu(const struct xa_model *m, const struct vcpu *v,
                           &sv->nr_pv_events);
     if ( !rc && v->w2h )
         rc = build_girqs(v->w2h, sv);
+    if ( v->intr_eips )
+    {
+        sv->intr_eips.e = v->intr_eips->e;
+        sv->intr_eips.nr = v->intr_eips->nr;
+        sv->intr_eips.total = v->intr_eips->total;
+        sv->intr_eips.other = v->intr_eips->other;
+    }
     sv->stay_all = &v->stay_all;
     if ( !rc && v->nr_stays )
     {
@@ -484,6 +491,7 @@ void model_summary_free(struct xa_summary *s)
         for ( j = 0; j < d->nr_vcpus; j++ )
             sum_vcpu_free(&d->vcpus[j]);
         free(d->vcpus);
+        free(d->intr_eips.e);
     }
     for ( i = 0; i < s->nr_owned; i++ )
     {
@@ -494,6 +502,53 @@ void model_summary_free(struct xa_summary *s)
     free(s->domains);
     free(s->pcpus);
     free(s);
+}
+
+/* A domain's eip list: its vCPUs' merged, ascending. */
+static int merge_eips(struct xa_sum_domain *sd)
+{
+    struct xa_sum_eip *out;
+    unsigned int i, n = 0, nr = 0;
+
+    for ( i = 0; i < sd->nr_vcpus; i++ )
+        n += sd->vcpus[i].intr_eips.nr;
+    if ( !n )
+        return XA_OK;
+    out = calloc(n, sizeof(*out));
+    if ( !out )
+        return XA_E_NOMEM;
+    for ( i = 0; i < sd->nr_vcpus; i++ )
+    {
+        const struct xa_sum_eips *l = &sd->vcpus[i].intr_eips;
+        unsigned int a = 0, b = 0, k = 0;
+        struct xa_sum_eip *tmp = calloc(nr + l->nr, sizeof(*tmp));
+
+        if ( !tmp )
+        {
+            free(out);
+            return XA_E_NOMEM;
+        }
+        while ( a < nr || b < l->nr )
+        {
+            if ( b == l->nr || (a < nr && out[a].eip < l->e[b].eip) )
+                tmp[k++] = out[a++];
+            else if ( a == nr || l->e[b].eip < out[a].eip )
+                tmp[k++] = l->e[b++];
+            else
+            {
+                tmp[k] = out[a++];
+                tmp[k++].count += l->e[b++].count;
+            }
+        }
+        memcpy(out, tmp, k * sizeof(*out));
+        free(tmp);
+        nr = k;
+        sd->intr_eips.total += l->total;
+        sd->intr_eips.other += l->other;
+    }
+    sd->intr_eips.e = out;
+    sd->intr_eips.nr = nr;
+    return XA_OK;
 }
 
 static bool domain_has_guest_data(const struct domain *d)
@@ -642,6 +697,8 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
     s->last_tsc = m->last_tsc;
     s->sort = info->sort;
     s->top = info->top;
+    s->eip_list = m->opts.eip_list;
+    s->eip_vector = m->opts.eip_vector;
     f = model_filter(m);
     s->windowed = xa_filter_has_window(f);
     s->win_lo = m->win_lo;
@@ -672,7 +729,8 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
              * when exits happened before any record said who was running
              * (e.g. a trace of the TRC_ARM class alone).
              */
-            if ( d->id == XA_DOM_DEFAULT && !domain_has_guest_data(d) )
+            if ( d->id == XA_DOM_DEFAULT && !domain_has_guest_data(d) &&
+                 !info->show_default_domain )
                 continue;
             if ( !xa_filter_domain(f, d->id) )
                 continue;
@@ -694,6 +752,8 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
                 if ( d->vcpus[j] && xa_filter_vcpu(f, d->id, j) &&
                      build_vcpu(m, d->vcpus[j], &sd->vcpus[sd->nr_vcpus++]) )
                     goto fail;
+            if ( merge_eips(sd) )
+                goto fail;
         }
     }
     qsort(s->domains, s->nr_domains, sizeof(*s->domains), cmp_domain);

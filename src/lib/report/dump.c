@@ -6,6 +6,7 @@
 #include <xenalyze/filter.h>
 #include <xenalyze/merge.h>
 #include <xenalyze/report.h>
+#include <xenalyze/symbols.h>
 #include <xenalyze/trace.h>
 
 void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
@@ -19,6 +20,7 @@ void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
     d->hz_given = false;
     d->hz_from_trace = false;
     d->filter = NULL;
+    d->symbols = NULL;
 }
 
 static void dump_time(const struct xa_dump *d, const struct xa_record *rec,
@@ -132,6 +134,21 @@ void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
         xa_out_char(o, ')');
     }
     xa_catalog_format(d->cat, rec, o, fmt);
+    if ( d->symbols )
+    {
+        uint64_t rip, off;
+        const char *name;
+
+        if ( xa_record_guest_rip(rec, &rip) &&
+             (name = xa_symbols_find(d->symbols, rip, &off)) )
+        {
+            xa_out_str(o, " (");
+            xa_out_str(o, name);
+            xa_out_str(o, " +");
+            xa_out_hex(o, off);
+            xa_out_char(o, ')');
+        }
+    }
     xa_out_char(o, '\n');
 }
 

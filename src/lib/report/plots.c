@@ -16,6 +16,7 @@
 
 #define RDTSC_EVENT     (XA_TRC_HVM_HANDLER + 0x1a)
 #define IRQ_HANDLED     (XA_TRC_HW_IRQ + 0x8)
+#define GRANT_MAP       (XA_TRC_MEM + 0x1)
 #define EXT_VECTORS_MAX 10          /* upstream's guest-interrupt columns */
 
 struct plot_dom {
@@ -41,6 +42,7 @@ struct xa_plots {
     unsigned int vectors[EXT_VECTORS_MAX];
     uint64_t vector_counts[EXT_VECTORS_MAX];
     unsigned int nr_vectors;
+    uint64_t grant_maps;            /* GRANT_MAPS: this interval */
 };
 
 /* Upstream's plotted value of each runstate (enum xa_vcpu_rs order). */
@@ -115,7 +117,8 @@ static void on_domain_new(void *arg, unsigned int dom)
     if ( pl->o.filter && !xa_filter_domain(pl->o.filter, dom) )
         return;
 
-    if ( pl->o.interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT )
+    if ( pl->o.interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT ||
+         pl->o.interval == XA_INTERVAL_DOMAIN_GRANT_MAPS )
     {
         if ( dom == pl->columns[0] )
             pl->row_dom_seen = true;
@@ -253,6 +256,38 @@ static void on_exit_closed(void *arg, unsigned int dom, unsigned int vcpu,
     }
 }
 
+/* Upstream: at the exit's time, the rip's low 48 bits. */
+static void on_intr(void *arg, unsigned int dom, unsigned int vcpu,
+                    unsigned int vector, uint64_t exit_tsc, uint64_t rip)
+{
+    struct xa_plots *pl = arg;
+
+    if ( vector != pl->o.eip_vector || !sel(pl, dom, vcpu, exit_tsc) )
+        return;
+    xa_out_char(pl->out, 'd');
+    put_vcpu(pl, dom, vcpu);
+    put_time(pl, exit_tsc);
+    xa_out_char(pl->out, ' ');
+    xa_out_u64(pl->out, rip & ((1ull << 48) - 1));
+    xa_out_char(pl->out, '\n');
+}
+
+/* Upstream: wake-to-halt samples only, at the halt. */
+static void on_w2h(void *arg, unsigned int dom, unsigned int vcpu,
+                   unsigned int vector, bool is_wake, uint64_t tsc,
+                   uint64_t cycles)
+{
+    struct xa_plots *pl = arg;
+
+    (void)vector;
+    if ( !is_wake || !sel(pl, dom, vcpu, tsc) )
+        return;
+    put_time(pl, tsc);
+    xa_out_char(pl->out, ' ');
+    xa_out_u64(pl->out, cycles);
+    xa_out_char(pl->out, '\n');
+}
+
 static void on_guest_irq(void *arg, unsigned int dom, unsigned int vcpu,
                          unsigned int vector, uint64_t tsc)
 {
@@ -295,6 +330,10 @@ void xa_plots_observer(struct xa_plots *pl, struct xa_model_observer *obs)
         obs->exit_closed = on_exit_closed;
     if ( pl->o.interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT )
         obs->guest_irq = on_guest_irq;
+    if ( p & XA_PLOT_INTERRUPT_EIP )
+        obs->intr = on_intr;
+    if ( p & XA_PLOT_WAKE_TO_HALT )
+        obs->w2h = on_w2h;
 }
 
 /* Intervals */
@@ -333,6 +372,14 @@ static void interval_row(struct xa_plots *pl)
             put_percent(pl, pl->doms[i].cycles);
             pl->doms[i].cycles = 0;
         }
+        break;
+    case XA_INTERVAL_DOMAIN_GRANT_MAPS:
+        if ( !pl->row_dom_seen )
+            return;
+        put_time(pl, pl->start_tsc);
+        xa_out_char(pl->out, ' ');
+        xa_out_u64(pl->out, pl->grant_maps);
+        pl->grant_maps = 0;
         break;
     case XA_INTERVAL_DOMAIN_GUEST_INTERRUPT:
         if ( !pl->row_dom_seen )
@@ -441,6 +488,15 @@ void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
         xa_out_u64(pl->out, rec->extra[0] | (uint64_t)rec->extra[1] << 32);
         xa_out_char(pl->out, '\n');
     }
+    /*
+     * Upstream: grant maps done for the domain (the record's), while a
+     * vCPU is known to run on the pCPU.
+     */
+    if ( pl->o.interval == XA_INTERVAL_DOMAIN_GRANT_MAPS &&
+         ev == GRANT_MAP && rec->nr_extra >= 1 &&
+         rec->extra[0] == pl->columns[0] && sel_time(pl, tsc) &&
+         xa_model_pcpu_current(m, rec->cpu, &dom, &vcpu) )
+        pl->grant_maps++;
     if ( (pl->o.plots & XA_PLOT_IRQ) && ev == IRQ_HANDLED &&
          rec->nr_extra >= 1 && sel_time(pl, tsc) )
     {
@@ -480,6 +536,7 @@ void xa_plots_finish(struct xa_plots *pl)
         break;
     case XA_INTERVAL_NONE:
     case XA_INTERVAL_DOMAIN_TOTAL_TIME:
+    case XA_INTERVAL_DOMAIN_GRANT_MAPS:
     default:
         break;
     }
@@ -493,7 +550,8 @@ int xa_plots_new(const struct xa_plots_opts *opts, struct xa_out *out,
     if ( !opts->hz )
         return XA_E_INVAL;
     if ( (opts->interval == XA_INTERVAL_DOMAIN_TOTAL_TIME ||
-          opts->interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT) &&
+          opts->interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT ||
+          opts->interval == XA_INTERVAL_DOMAIN_GRANT_MAPS) &&
          !opts->nr_domains )
         return XA_E_INVAL;
     pl = calloc(1, sizeof(*pl));

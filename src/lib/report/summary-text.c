@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <xenalyze/clock.h>
+#include <xenalyze/symbols.h>
 
 #include "report-private.h"
 
@@ -19,6 +20,7 @@ static const unsigned int shown_pcts[] = { 1, 2, 4, 5 };
 
 struct ctx {
     const struct xa_summary *s;
+    const struct xa_report_opts *opts;
     struct xa_out *o;
     int w;                          /* the name column */
     uint64_t total;                 /* trace cycles */
@@ -223,6 +225,74 @@ static void render_exits(struct ctx *c, const struct xa_sum_vcpu *v)
     }
 }
 
+/*
+ * Upstream's "Interrupt eip histogram:": the addresses of a vCPU's eip
+ * list by buckets of the given size, "[first-last]: count".
+ */
+static void render_eip_histogram(struct ctx *c, const struct xa_sum_eips *l)
+{
+    uint64_t inc = c->opts->eip_histogram, bucket = 0, n = 0;
+    unsigned int i;
+
+    xa_out_str(c->o, "Interrupt eip histogram:\n");
+    for ( i = 0; i <= l->nr; i++ )
+    {
+        if ( i < l->nr && n && l->e[i].eip / inc == bucket )
+        {
+            n += l->e[i].count;
+            continue;
+        }
+        if ( n )
+            xa_out_printf(c->o, "[%llx-%llx]: %llu\n",
+                          (unsigned long long)(bucket * inc),
+                          (unsigned long long)(bucket * inc + inc - 1),
+                          (unsigned long long)n);
+        if ( i < l->nr )
+        {
+            bucket = l->e[i].eip / inc;
+            n = l->e[i].count;
+        }
+    }
+    if ( l->other )
+        xa_out_printf(c->o, "[other addresses]: %llu\n",
+                      (unsigned long long)l->other);
+}
+
+/*
+ * Upstream's "Interrupt eip list (vector V)" of a domain: every address,
+ * ascending, with its count and share, and the symbol when known.
+ */
+static void render_eip_list(struct ctx *c, const struct xa_sum_eips *l)
+{
+    const struct xa_symbols *sy = c->opts ? c->opts->symbols : NULL;
+    unsigned int i;
+
+    xa_out_printf(c->o, "Interrupt eip list (vector %u)\n",
+                  c->s->eip_vector);
+    if ( !l->total )
+        return;
+    xa_out_printf(c->o, "   Total samples: %llu\n",
+                  (unsigned long long)l->total);
+    for ( i = 0; i <= l->nr; i++ )
+    {
+        uint64_t n = i < l->nr ? l->e[i].count : l->other;
+        char sym[160];
+
+        if ( i == l->nr && !n )
+            break;
+        sym[0] = 0;
+        if ( i < l->nr )
+            xa_symbols_name(sy, l->e[i].eip, sym, sizeof(sym));
+        if ( i < l->nr )
+            xa_out_printf(c->o, "   %12llx%-45s: ",
+                          (unsigned long long)l->e[i].eip, sym);
+        else
+            xa_out_printf(c->o, "   %12s%-45s: ", "other", "");
+        xa_out_printf(c->o, " %7llu %5.2f%%\n", (unsigned long long)n,
+                      (double)n * 100.0 / (double)l->total);
+    }
+}
+
 static void render_vcpu(struct ctx *c, const struct xa_sum_vcpu *v,
                         unsigned int nr_vcpus)
 {
@@ -278,6 +348,9 @@ static void render_vcpu(struct ctx *c, const struct xa_sum_vcpu *v,
     }
     if ( v->nr_pv_events )
         count_table(c, "PV events", v->pv_events, v->nr_pv_events);
+    if ( c->s->eip_list && c->opts && c->opts->eip_histogram &&
+         v->id != XA_SUM_ALL_VCPUS && v->intr_eips.total )
+        render_eip_histogram(c, &v->intr_eips);
 }
 
 static void render_pcpus(struct ctx *c)
@@ -392,11 +465,53 @@ static void render_legend(struct xa_out *o)
         "runnable.\n");
 }
 
+/*
+ * Bytes of records by class per pCPU, as upstream prints them: "hvm" is
+ * the class's total, then its parts: "+-vmentry", "+-vmexit",
+ * "+-handler" and "+-emul" (the rest).  (Upstream's "+-verbose" under
+ * sched is not counted here.)
+ */
+static void render_volume(struct xa_out *o, const struct xa_summary *s)
+{
+    static const unsigned int hvm_parts[] = { 9, 10, 11, 3 };
+    static const char *const hvm_names[] = {
+        "vmentry", "vmexit", "handler", "emul",
+    };
+    unsigned int i, j, k;
+
+    xa_out_str(o, "--- Log volume summary ---\n");
+    for ( i = 0; i < s->nr_pcpus_arr; i++ )
+    {
+        const struct xa_sum_pcpu *p = &s->pcpus[i];
+
+        xa_out_printf(o, " - cpu %u -\n", p->id);
+        for ( j = 0; j < XA_NR_VOLUME; j++ )
+        {
+            uint64_t v = p->volume[j];
+
+            if ( j >= 9 && j <= 11 )
+                continue;               /* under hvm */
+            if ( j == 3 )
+                for ( k = 0; k < 3; k++ )
+                    v += p->volume[hvm_parts[k]];
+            if ( !v )
+                continue;
+            xa_out_printf(o, " %-6s: %10llu\n", xa_volume_name(j),
+                          (unsigned long long)v);
+            for ( k = 0; j == 3 && k < 4; k++ )
+                if ( p->volume[hvm_parts[k]] )
+                    xa_out_printf(o, " +-%-7s: %10llu\n", hvm_names[k],
+                                  (unsigned long long)
+                                  p->volume[hvm_parts[k]]);
+        }
+    }
+}
+
 static void render(const struct xa_summary *s,
                    const struct xa_report_opts *opts, struct xa_out *o)
 {
     struct ctx c = {
-        .s = s, .o = o, .w = measure(s),
+        .s = s, .opts = opts, .o = o, .w = measure(s),
         .total = s->span_last - s->span_first,
     };
     uint64_t trace = s->last_tsc > s->first_tsc ? s->last_tsc - s->first_tsc
@@ -440,17 +555,7 @@ static void render(const struct xa_summary *s,
         xa_out_str(o, "every sub-row (--top=0)\n");
 
     render_overview(&c);
-    xa_out_str(o, "--- Log volume summary (bytes) ---\n");
-    for ( i = 0; i < s->nr_pcpus_arr; i++ )
-    {
-        const struct xa_sum_pcpu *p = &s->pcpus[i];
-
-        xa_out_printf(o, " - cpu %u -\n", p->id);
-        for ( j = 0; j < XA_NR_VOLUME; j++ )
-            if ( p->volume[j] )
-                xa_out_printf(o, " %-12s %10llu\n", xa_volume_name(j),
-                              (unsigned long long)p->volume[j]);
-    }
+    render_volume(o, s);
     if ( opts && opts->report_pcpu )
         render_pcpus(&c);
 
@@ -482,6 +587,8 @@ static void render(const struct xa_summary *s,
             render_vcpu(&c, d->all, d->nr_vcpus);
         for ( j = 0; j < d->nr_vcpus; j++ )
             render_vcpu(&c, &d->vcpus[j], d->nr_vcpus);
+        if ( s->eip_list )
+            render_eip_list(&c, &d->intr_eips);
     }
     render_legend(o);
     if ( s->diag )
