@@ -95,6 +95,18 @@ XA_API int xa_reader_open_source(xa_read_fn *read, void *arg,
 /* Reads from memory (borrowed; must outlive the reader). */
 XA_API int xa_reader_open_mem(const void *data, size_t size,
                               struct xa_diag *diag, struct xa_reader **out);
+/**
+ * xa_read_file - a whole small file in memory (a JSON summary)
+ * @path: file name, or "-" for standard input
+ * @max: the most bytes accepted
+ * @buf: set to a malloc()ed copy, NUL-terminated (the caller frees it)
+ * @len: set to the bytes read
+ *
+ * Returns XA_OK, XA_E_RANGE (more than max), XA_E_NOMEM or a system
+ * error (XA_E_SYS(errno): no such file, a directory...).
+ */
+XA_API int xa_read_file(const char *path, size_t max, char **buf,
+                        size_t *len);
 XA_API void xa_reader_free(struct xa_reader *rd);
 XA_API const struct xa_reader_stats *
 xa_reader_stats(const struct xa_reader *rd);

@@ -24,6 +24,7 @@
 #include <xenalyze/pipeline.h>
 #include <xenalyze/timeline.h>
 #include <xenalyze/exits.h>
+#include <xenalyze/json.h>
 #include <xenalyze/writer.h>
 #include <xenalyze/symbols.h>
 
