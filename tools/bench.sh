@@ -137,7 +137,7 @@ for f in "$big" "$syn"; do
         "$(($(cat "$B/dump.size") / 1000000))"
     rm -f "$B/timeline.perfetto-trace"
 
-    if "$XA" --help 2>&1 | grep -q -- --threads; then
+    if [ "$f" = "$big" ] && "$XA" --help 2>&1 | grep -q -- --threads; then
         echo
         echo "thread sweep (--threads=N; $(nproc) CPUs present):"
         echo
@@ -154,7 +154,6 @@ for f in "$big" "$syn"; do
         for t in $THREADS; do
             row "dump --threads=$t" "dump$t"
         done
-        rc=$(med walk 2)
         for t in $THREADS; do
             c=$(med "summary$t" 2)
             printf "summary --threads=%s: %.1f ns CPU per record\n" "$t" \

@@ -90,7 +90,8 @@ static inline void xa_out_str(struct xa_out *o, const char *s)
     xa_out_mem(o, s, strlen(s));
 }
 
-static inline void xa_out_char(struct xa_out *o, char c)
+static inline __attribute__((always_inline)) void
+xa_out_char(struct xa_out *o, char c)
 {
     if ( o->len < o->cap )
         o->buf[o->len++] = c;

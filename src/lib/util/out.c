@@ -133,11 +133,31 @@ static inline void put_digits(char *end, uint64_t v, unsigned int n)
         *--end = (char)('0' + w % 10);
 }
 
-/* Decimal into the buffer directly: the dump prints tens of millions. */
+/*
+ * Decimal into the buffer directly: the dump prints tens of millions, most
+ * of them one or two digits (CPU, domain and vCPU numbers, small fields).
+ */
 void xa_out_u64(struct xa_out *o, uint64_t v)
 {
-    unsigned int n = nr_digits(v);
+    unsigned int n;
 
+    if ( v < 100 && o->len + 2 <= o->cap )
+    {
+        char *d = o->buf + o->len;
+
+        if ( v < 10 )
+        {
+            *d = (char)('0' + v);
+            o->len++;
+        }
+        else
+        {
+            memcpy(d, digit_pairs + 2 * v, 2);
+            o->len += 2;
+        }
+        return;
+    }
+    n = nr_digits(v);
     if ( o->len + n > o->cap && !xa_out_reserve(o, n) )
         return;
     put_digits(o->buf + o->len + n, v, n);
@@ -155,19 +175,34 @@ void xa_out_i64(struct xa_out *o, int64_t v)
         xa_out_u64(o, (uint64_t)v);
 }
 
-/* Right-aligned in width, filled with pad. */
+#define PAD_MAX 16
+
+/*
+ * Right-aligned in width, filled with pad.  Zeros come from put_digits()
+ * itself (it writes the n low digits, leading zeros included); spaces as
+ * one block of PAD_MAX written over by the digits.
+ */
 static void out_aligned(struct xa_out *o, uint64_t v, unsigned int width,
                         char pad)
 {
+    static const char spaces[PAD_MAX] = "                ";
     unsigned int n = nr_digits(v), fill = width > n ? width - n : 0;
     char *d;
 
-    if ( o->len + fill + n > o->cap && !xa_out_reserve(o, fill + n) )
+    if ( o->len + fill + n + PAD_MAX > o->cap &&
+         !xa_out_reserve(o, fill + n + PAD_MAX) )
         return;
     d = o->buf + o->len;
-    for ( unsigned int i = 0; i < fill; i++ )
-        d[i] = pad;
-    put_digits(d + fill + n, v, n);
+    if ( pad == '0' )
+        put_digits(d + fill + n, v, fill + n);
+    else
+    {
+        if ( fill <= PAD_MAX )
+            memcpy(d, spaces, PAD_MAX);
+        else
+            memset(d, ' ', fill);
+        put_digits(d + fill + n, v, n);
+    }
     o->len += fill + n;
 }
 
