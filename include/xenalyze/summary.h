@@ -89,6 +89,13 @@ struct xa_sum_sub {
     uint32_t folded_keys;           /* see above; 0: one key */
 };
 
+/*
+ * The exit code of the model's "other codes" row: codes above every
+ * architecture's range (0x500 and up) beyond the first 256 distinct ones
+ * of a vCPU, folded (LIMIT_KEYS).
+ */
+#define XA_SUM_EXIT_OTHER 0xfffffffeu
+
 struct xa_sum_exit {
     const char *reason;             /* static, or "UNKNOWN(0x..)" owned */
     char *reason_owned;

@@ -203,6 +203,7 @@ void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
 {
     uint32_t ev = rec->event, low = ev & 0xff;
     struct vcpu *v;
+    int rc;
 
     m->pv_records++;
     v = model_guest_vcpu(m, rec, VT_PV);
@@ -210,17 +211,23 @@ void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
         return;
     if ( (ev & 0x0ffff000) == XA_TRC_PV_ENTRY && low == 13 &&
          rec->nr_extra >= 1 )
-        count_tab_add(&v->hypercalls, pv_hypercall_key(rec), 1);
-    else if ( (ev & 0x0ffff000) == XA_TRC_PV_ENTRY && low == 1 &&
-              rec->nr_extra >= 1 )
-        count_tab_add(&v->hypercalls,
-                      rec->extra[(ev & XA_TRC_64_FLAG) ? 2 : 1 ] & 0xfffff,
-                      1);
+        rc = count_tab_add(&v->hypercalls, pv_hypercall_key(rec), 1);
+    else if ( (ev & 0x0ffff000) == XA_TRC_PV_ENTRY && low == 1 )
+    {
+        /* v1: the guest's eip (two words when 64-bit), then the op. */
+        unsigned int w = (ev & XA_TRC_64_FLAG) ? 2 : 1;
+
+        if ( rec->nr_extra <= w )
+            return;     /* no op: a SHORT_RECORD (the catalog's minimum) */
+        rc = count_tab_add(&v->hypercalls, rec->extra[w] & 0xfffff, 1);
+    }
     else if ( (ev & 0x0ffff000) == XA_TRC_PV_SUBCALL && low == 14 &&
               rec->nr_extra >= 1 )
-        count_tab_add(&v->hypercalls,
-                      pv_hypercall_key(rec) | XA_PV_SUBCALL_BIT, 1);
+        rc = count_tab_add(&v->hypercalls,
+                           pv_hypercall_key(rec) | XA_PV_SUBCALL_BIT, 1);
     else
-        count_tab_add(&v->pv_events, ev & ~(uint32_t)XA_TRC_64_FLAG, 1);
+        rc = count_tab_add(&v->pv_events, ev & ~(uint32_t)XA_TRC_64_FLAG, 1);
+    if ( rc > 0 )
+        model_diag(m, XA_DIAG_LIMIT_KEYS, rec->offset, rec->cpu);
 }
 

@@ -12,6 +12,8 @@
 #include <xenalyze/summary.h>
 #include <xenalyze/trace.h>
 
+#include "util/util-private.h"
+
 /* Runstates as the model tracks them (upstream xenalyze's numbering). */
 enum rs {
     RS_RUNNING,
@@ -55,12 +57,23 @@ struct exit_slot {
 };
 
 #define EXIT_DIRECT 0x500           /* codes below: direct index */
+/*
+ * Codes from EXIT_DIRECT up (no architecture has them): hashed, at most
+ * EXIT_HIGH_MAX distinct ones per vCPU, the others folded into one row of
+ * code XA_SUM_EXIT_OTHER (LIMIT_KEYS).  So a table has at most
+ * EXIT_DIRECT + EXIT_HIGH_MAX + 1 slots, and 16-bit indexes cannot wrap.
+ */
+#define EXIT_HIGH_MAX 256
 
 struct exit_tab {
     uint16_t index[EXIT_DIRECT];    /* 1 + slot, 0 = none */
+    struct xa_idx high;             /* codes >= EXIT_DIRECT */
+    unsigned int nr_high;
     struct exit_slot *slots;
     unsigned int nr, cap;
 };
+_Static_assert(EXIT_DIRECT + EXIT_HIGH_MAX + 1 <= UINT16_MAX,
+               "exit slot index fits 16 bits");
 
 /*
  * PV hypercall keys: the op in bits 0-19, its sub-operation + 1 in bits
@@ -70,11 +83,19 @@ struct exit_tab {
 #define XA_PV_SUBOP_SHIFT 20
 #define XA_PV_SUBOP_MAX 0x7ffu
 
-/* Counters by number (PV hypercalls, PV events). */
+/*
+ * Counters by number (PV hypercalls, PV events), hashed: at most
+ * COUNT_KEYS_MAX distinct keys per vCPU, the others counted under
+ * COUNT_KEY_OTHER (LIMIT_KEYS).
+ */
+#define COUNT_KEYS_MAX 1024
+#define COUNT_KEY_OTHER 0xffffffffu
+
 struct count_tab {
     uint32_t *keys;
     uint64_t *counts;
     unsigned int nr, cap;
+    struct xa_idx idx;
 };
 
 /*
@@ -137,6 +158,7 @@ struct vcpu {
     struct pcpu *p;                 /* where it last ran */
     bool activated;
     enum vcpu_type type;
+    bool losable_listed;            /* in xa_model.losable */
     struct {
         enum rs wrong, actual;
         uint64_t tsc;
@@ -164,6 +186,7 @@ struct vcpu {
     struct xa_stat stay_all;
     struct stay *stays;             /* by pCPU */
     unsigned int nr_stays, cap_stays;
+    struct xa_idx stay_idx;         /* pCPU -> stays[] */
 };
 
 struct domain {
@@ -225,6 +248,14 @@ struct xa_model {
     unsigned int nr_domains;
     unsigned int nr_vcpus_all;      /* vCPUs in all domains */
     unsigned int lost_cpus;
+    /*
+     * vCPUs a lost-records record may put in the lost state (neither
+     * running, nor lost already, nor never seen): listed when they enter
+     * such a state, so that a lost-records record visits them, not every
+     * vCPU (once 8,000 of them with 32,768 vCPUs took 12 s).
+     */
+    struct vcpu **losable;
+    unsigned int nr_losable, cap_losable;
     uint64_t first_tsc, last_tsc;
     uint64_t records;
     bool have_tsc;
@@ -316,7 +347,9 @@ static inline void model_exit_sub(struct vcpu *v, uint8_t kind, uint64_t val,
  */
 struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
                               enum vcpu_type type);
+/* Adds n under key; returns XA_OK, XA_E_NOMEM, or 1: folded into other. */
 int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n);
+void count_tab_free(struct count_tab *t);
 
 /*
  * guest-irq.c: interrupts injected into HVM vCPUs (x86, Arm) and

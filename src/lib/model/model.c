@@ -76,6 +76,7 @@ static void exit_tab_free(struct exit_tab *t)
         free(t->slots[i].subs);
     }
     free(t->slots);
+    xa_idx_free(&t->high);
     free(t);
 }
 
@@ -88,16 +89,15 @@ static void vcpu_free(struct vcpu *v)
     for ( i = 0; i < XA_RS_NR; i++ )
         xa_stat_dispose(&v->rs[i]);
     exit_tab_free(v->exits);
-    free(v->hypercalls.keys);
-    free(v->hypercalls.counts);
+    count_tab_free(&v->hypercalls);
     eip_tab_free(&v->intr_eips);
-    free(v->pv_events.keys);
-    free(v->pv_events.counts);
+    count_tab_free(&v->pv_events);
     girq_free(v);
     xa_stat_dispose(&v->stay_all);
     for ( i = 0; i < v->nr_stays; i++ )
         xa_stat_dispose(&v->stays[i].st);
     free(v->stays);
+    xa_idx_free(&v->stay_idx);
     free(v);
 }
 
@@ -135,18 +135,30 @@ void xa_model_free(struct xa_model *m)
         free(p);
     }
     free(m->pcpus);
+    free(m->losable);
     free(m);
 }
 
 int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n)
 {
-    unsigned int i;
+    struct xa_idx_ent *e;
+    uint32_t h;
+    int folded = 0;
 
-    for ( i = 0; i < t->nr; i++ )
-        if ( t->keys[i] == key )
+    if ( t->nr >= COUNT_KEYS_MAX && key != COUNT_KEY_OTHER )
+    {
+        /* Full: COUNT_KEYS_MAX keys, then other. */
+        key = COUNT_KEY_OTHER;
+        folded = 1;
+    }
+    h = xa_hash32(key);
+    if ( xa_idx_reserve(&t->idx) )
+        return XA_E_NOMEM;
+    for ( e = xa_idx_first(&t->idx, h); e->val; e = xa_idx_next(&t->idx, e) )
+        if ( e->hash == h && t->keys[e->val - 1] == key )
         {
-            t->counts[i] += n;
-            return XA_OK;
+            t->counts[e->val - 1] += n;
+            return folded;
         }
     if ( t->nr == t->cap )
     {
@@ -163,9 +175,19 @@ int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n)
         t->counts = c;
         t->cap = cap;
     }
+    e->val = t->nr + 1;
+    e->hash = h;
+    t->idx.nr++;
     t->keys[t->nr] = key;
     t->counts[t->nr++] = n;
-    return XA_OK;
+    return folded;
+}
+
+void count_tab_free(struct count_tab *t)
+{
+    free(t->keys);
+    free(t->counts);
+    xa_idx_free(&t->idx);
 }
 
 /* Domains and vCPUs */
@@ -344,6 +366,14 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
     d->in_state[new_rs]++;
     v->state = new_rs;
     v->state_tsc = tsc;
+    if ( new_rs != RS_RUNNING && new_rs != RS_LOST && !v->losable_listed &&
+         d->id != XA_DOM_DEFAULT &&
+         !xa_grow(&m->losable, &m->cap_losable, sizeof(*m->losable),
+                  m->nr_losable, 64) )
+    {
+        m->losable[m->nr_losable++] = v;
+        v->losable_listed = true;
+    }
 
     if ( d->id == XA_DOM_DEFAULT )
         return;
@@ -411,7 +441,8 @@ static void vcpu_prev_update(struct xa_model *m, struct pcpu *p,
 static void stay_end(const struct xa_model *m, struct vcpu *v, uint64_t tsc)
 {
     struct stay *s = NULL;
-    unsigned int i;
+    struct xa_idx_ent *h;
+    uint32_t hv;
     uint64_t c;
 
     if ( !v->pcpu_tsc || !v->p || tsc < v->pcpu_tsc )
@@ -421,9 +452,13 @@ static void stay_end(const struct xa_model *m, struct vcpu *v, uint64_t tsc)
     if ( !c && !(tsc == v->pcpu_tsc && win_in(m, tsc)) )
         return;
     xa_stat_add(&v->stay_all, c);
-    for ( i = 0; i < v->nr_stays; i++ )
-        if ( v->stays[i].cpu == v->p->id )
-            s = &v->stays[i];
+    hv = xa_hash32(v->p->id);
+    if ( xa_idx_reserve(&v->stay_idx) )
+        return;
+    for ( h = xa_idx_first(&v->stay_idx, hv); h->val && !s;
+          h = s ? h : xa_idx_next(&v->stay_idx, h) )
+        if ( h->hash == hv && v->stays[h->val - 1].cpu == v->p->id )
+            s = &v->stays[h->val - 1];
     if ( !s )
     {
         if ( v->nr_stays == v->cap_stays )
@@ -436,6 +471,9 @@ static void stay_end(const struct xa_model *m, struct vcpu *v, uint64_t tsc)
             v->stays = n;
             v->cap_stays = cap;
         }
+        h->val = v->nr_stays + 1;
+        h->hash = hv;
+        v->stay_idx.nr++;
         s = &v->stays[v->nr_stays++];
         s->cpu = v->p->id;
         xa_stat_init(&s->st);
@@ -601,7 +639,7 @@ static void lost_begin(struct xa_model *m, struct pcpu *p,
                        const struct xa_record *rec)
 {
     uint64_t first;
-    unsigned int i, j;
+    unsigned int i, n;
 
     if ( rec->nr_extra < 4 )
         return;
@@ -624,20 +662,20 @@ static void lost_begin(struct xa_model *m, struct pcpu *p,
     if ( OBS(m, lost) )
         m->obs.lost(m->obs.arg, p->id, true, first, 0);
 
-    /* Any vCPU not running may have been scheduled here in the gap. */
-    for ( i = 0; i < DOM_HASH; i++ )
+    /*
+     * Any vCPU not running may have been scheduled here in the gap; one
+     * lost already stays lost (its interval goes on).
+     */
+    n = m->nr_losable;
+    m->nr_losable = 0;
+    for ( i = 0; i < n; i++ )
     {
-        struct domain *d;
+        struct vcpu *v = m->losable[i];
 
-        for ( d = m->dom_hash[i]; d; d = d->hnext )
-        {
-            if ( d->id == XA_DOM_DEFAULT )
-                continue;
-            for ( j = 0; j < d->nr_vcpus; j++ )
-                if ( d->vcpus[j] && d->vcpus[j]->state != RS_RUNNING &&
-                     d->vcpus[j]->state != RS_INIT )
-                    lose_vcpu(m, d->vcpus[j], first);
-        }
+        v->losable_listed = false;
+        if ( v->state != RS_RUNNING && v->state != RS_INIT &&
+             v->state != RS_LOST )
+            lose_vcpu(m, v, first);
     }
     p->lost_domain_valid = true;
     p->lost_did = rec->extra[1] & 0xffff;
@@ -676,10 +714,11 @@ static void lost_end(struct xa_model *m, struct pcpu *p)
 
 /* Exits */
 
-static struct exit_slot *exit_slot_get(struct vcpu *v, uint32_t code)
+static struct exit_slot *exit_slot_get(struct xa_model *m, struct vcpu *v,
+                                       uint32_t code)
 {
     struct exit_tab *t = v->exits;
-    unsigned int i;
+    struct xa_idx_ent *h = NULL;
 
     if ( !t )
     {
@@ -693,9 +732,23 @@ static struct exit_slot *exit_slot_get(struct vcpu *v, uint32_t code)
             return &t->slots[t->index[code] - 1];
     }
     else
-        for ( i = 0; i < t->nr; i++ )
-            if ( t->slots[i].code == code )
-                return &t->slots[i];
+    {
+        uint32_t hv;
+
+        if ( t->nr_high >= EXIT_HIGH_MAX && code != XA_SUM_EXIT_OTHER )
+        {
+            model_diag(m, XA_DIAG_LIMIT_KEYS, UINT64_MAX,
+                       v->p ? v->p->id : 0);
+            code = XA_SUM_EXIT_OTHER;
+        }
+        hv = xa_hash32(code);
+        if ( xa_idx_reserve(&t->high) )
+            return NULL;
+        for ( h = xa_idx_first(&t->high, hv); h->val;
+              h = xa_idx_next(&t->high, h) )
+            if ( h->hash == hv && t->slots[h->val - 1].code == code )
+                return &t->slots[h->val - 1];
+    }
 
     if ( t->nr == t->cap )
     {
@@ -712,6 +765,13 @@ static struct exit_slot *exit_slot_get(struct vcpu *v, uint32_t code)
     xa_stat_init(&t->slots[t->nr].st);
     if ( code < EXIT_DIRECT )
         t->index[code] = (uint16_t)(t->nr + 1);
+    else
+    {
+        h->val = t->nr + 1;
+        h->hash = xa_hash32(code);
+        t->high.nr++;
+        t->nr_high += code != XA_SUM_EXIT_OTHER;
+    }
     return &t->slots[t->nr++];
 }
 
@@ -810,7 +870,7 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc,
         exit_done(m, v, tsc, by, counted, c);
     if ( !counted )
         return;
-    e = exit_slot_get(v, v->exit_code);
+    e = exit_slot_get(m, v, v->exit_code);
     if ( !e )
         return;
     xa_stat_add(&e->st, c);

@@ -216,20 +216,47 @@ static int shape_vcpu(struct xa_summary *s, struct xa_sum_vcpu *v)
 }
 
 /* Aggregates: the exit of code in agg, created on first use. */
+/*
+ * Aggregates are indexed (util-private.h): a domain's vCPUs may bring
+ * many distinct codes and keys between them, and a search of the
+ * aggregate for each would be quadratic.  subs[i]: exit i's keys.
+ */
+struct agg_index {
+    struct xa_idx exits, counts;
+    struct xa_idx *subs;
+};
+
+static uint32_t str_hash32(const char *k)
+{
+    uint64_t h = 1469598103934665603ull;
+
+    for ( ; *k; k++ )
+        h = (h ^ (unsigned char)*k) * 1099511628211ull;
+    return xa_hash32(h);
+}
+
 static struct xa_sum_exit *agg_exit(struct xa_summary *s,
                                     struct xa_sum_vcpu *agg,
+                                    struct agg_index *ix,
                                     const struct xa_sum_exit *src,
                                     unsigned int cap)
 {
     struct xa_sum_exit *e;
     struct xa_stat *st;
-    unsigned int i;
+    struct xa_idx_ent *h;
+    uint32_t hv = xa_hash32(src->code);
 
-    for ( i = 0; i < agg->nr_exits; i++ )
-        if ( agg->exits[i].code == src->code )
-            return &agg->exits[i];
+    if ( xa_idx_reserve(&ix->exits) )
+        return NULL;
+    for ( h = xa_idx_first(&ix->exits, hv); h->val;
+          h = xa_idx_next(&ix->exits, h) )
+        if ( h->hash == hv && agg->exits[h->val - 1].code == src->code )
+            return &agg->exits[h->val - 1];
     if ( agg->nr_exits == cap || !(st = owned_stat(s)) )
         return NULL;
+    h->val = agg->nr_exits + 1;
+    h->hash = hv;
+    ix->exits.nr++;
     e = &agg->exits[agg->nr_exits++];
     memset(e, 0, sizeof(*e));
     e->code = src->code;
@@ -245,19 +272,32 @@ static struct xa_sum_exit *agg_exit(struct xa_summary *s,
 }
 
 static int agg_sub(struct xa_summary *s, struct xa_sum_exit *e,
-                   const struct xa_sum_sub *src)
+                   struct xa_idx *ix, const struct xa_sum_sub *src)
 {
     struct xa_sum_sub *n;
     struct xa_stat *st;
-    unsigned int i;
+    struct xa_idx_ent *h;
+    uint32_t hv = str_hash32(src->key);
 
-    for ( i = 0; i < e->nr_subs; i++ )
-        if ( !strcmp(e->subs[i].key, src->key) )
-            return xa_stat_merge(mutable_stat(e->subs[i].st), src->st);
-    n = realloc(e->subs, (e->nr_subs + 1) * sizeof(*n));
-    if ( !n )
+    if ( xa_idx_reserve(ix) )
         return XA_E_NOMEM;
-    e->subs = n;
+    for ( h = xa_idx_first(ix, hv); h->val; h = xa_idx_next(ix, h) )
+        if ( h->hash == hv && !strcmp(e->subs[h->val - 1].key, src->key) )
+            return xa_stat_merge(mutable_stat(e->subs[h->val - 1].st),
+                                 src->st);
+    /* Room doubles when the count reaches a power of two. */
+    if ( !(e->nr_subs & (e->nr_subs - 1)) )
+    {
+        n = realloc(e->subs, (e->nr_subs ? e->nr_subs * 2 : 1) *
+                             sizeof(*n));
+        if ( !n )
+            return XA_E_NOMEM;
+        e->subs = n;
+    }
+    h->val = e->nr_subs + 1;
+    h->hash = hv;
+    ix->nr++;
+    n = e->subs;
     n = &n[e->nr_subs];
     *n = *src;
     n->key = strdup(src->key);
@@ -271,26 +311,52 @@ static int agg_sub(struct xa_summary *s, struct xa_sum_exit *e,
     return xa_stat_merge(st, src->st);
 }
 
-/* Counters of several vCPUs added by id (and sub-operation). */
+/*
+ * Counters of several vCPUs added by id (and sub-operation); ix indexes
+ * dst by id (NULL: searched, for the few sub-operations of an op).
+ */
 static int agg_counts(struct xa_sum_count **dst, unsigned int *nr,
-                      const struct xa_sum_count *src, unsigned int n)
+                      struct xa_idx *ix, const struct xa_sum_count *src,
+                      unsigned int n)
 {
     unsigned int i, j;
 
     for ( i = 0; i < n; i++ )
     {
         struct xa_sum_count *c = NULL;
+        struct xa_idx_ent *h = NULL;
+        uint32_t hv = xa_hash32(src[i].id);
 
-        for ( j = 0; j < *nr && !c; j++ )
-            if ( (*dst)[j].id == src[i].id )
-                c = &(*dst)[j];
+        if ( ix )
+        {
+            if ( xa_idx_reserve(ix) )
+                return XA_E_NOMEM;
+            for ( h = xa_idx_first(ix, hv); h->val && !c;
+                  h = c ? h : xa_idx_next(ix, h) )
+                if ( h->hash == hv && (*dst)[h->val - 1].id == src[i].id )
+                    c = &(*dst)[h->val - 1];
+        }
+        else
+            for ( j = 0; j < *nr && !c; j++ )
+                if ( (*dst)[j].id == src[i].id )
+                    c = &(*dst)[j];
         if ( !c )
         {
-            struct xa_sum_count *t = realloc(*dst, (*nr + 1) * sizeof(*t));
+            struct xa_sum_count *t = *dst;
 
-            if ( !t )
-                return XA_E_NOMEM;
-            *dst = t;
+            if ( !(*nr & (*nr - 1)) )
+            {
+                t = realloc(*dst, (*nr ? *nr * 2 : 1) * sizeof(*t));
+                if ( !t )
+                    return XA_E_NOMEM;
+                *dst = t;
+            }
+            if ( h )
+            {
+                h->val = *nr + 1;
+                h->hash = hv;
+                ix->nr++;
+            }
             c = &t[(*nr)++];
             memset(c, 0, sizeof(*c));
             c->id = src[i].id;
@@ -298,22 +364,54 @@ static int agg_counts(struct xa_sum_count **dst, unsigned int *nr,
                 return XA_E_NOMEM;
         }
         c->count += src[i].count;
-        if ( agg_counts(&c->subs, &c->nr_subs, src[i].subs, src[i].nr_subs) )
+        if ( agg_counts(&c->subs, &c->nr_subs, NULL, src[i].subs,
+                        src[i].nr_subs) )
             return XA_E_NOMEM;
     }
     return XA_OK;
 }
 
+static int aggregate_domain_ix(struct xa_summary *s, struct xa_sum_domain *d,
+                               struct agg_index *ix, unsigned int cap);
+
+static void agg_index_free(struct agg_index *ix, unsigned int n)
+{
+    unsigned int i;
+
+    xa_idx_free(&ix->exits);
+    xa_idx_free(&ix->counts);
+    for ( i = 0; ix->subs && i < n; i++ )
+        xa_idx_free(&ix->subs[i]);
+    free(ix->subs);
+}
+
 static int aggregate_domain(struct xa_summary *s, struct xa_sum_domain *d)
 {
-    struct xa_sum_vcpu *agg;
-    unsigned int i, j, k, cap = 0;
+    struct agg_index ix = { 0 };
+    int rc;
+    unsigned int cap = 0, i;
 
-    d->exit_cycles = d->exit_count = 0;
     if ( !d->nr_vcpus )
+    {
+        d->exit_cycles = d->exit_count = 0;
         return XA_OK;
+    }
     for ( i = 0; i < d->nr_vcpus; i++ )
         cap += d->vcpus[i].nr_exits;
+    if ( cap && !(ix.subs = calloc(cap, sizeof(*ix.subs))) )
+        return XA_E_NOMEM;
+    rc = aggregate_domain_ix(s, d, &ix, cap);
+    agg_index_free(&ix, cap);
+    return rc;
+}
+
+static int aggregate_domain_ix(struct xa_summary *s, struct xa_sum_domain *d,
+                               struct agg_index *ix, unsigned int cap)
+{
+    struct xa_sum_vcpu *agg;
+    unsigned int i, j, k;
+
+    d->exit_cycles = d->exit_count = 0;
     agg = d->all = calloc(1, sizeof(*agg));
     if ( !agg || (cap && !(agg->exits = calloc(cap, sizeof(*agg->exits)))) )
         return XA_E_NOMEM;
@@ -336,18 +434,27 @@ static int aggregate_domain(struct xa_summary *s, struct xa_sum_domain *d)
         for ( j = 0; j < v->nr_exits; j++ )
         {
             const struct xa_sum_exit *src = &v->exits[j];
-            struct xa_sum_exit *e = agg_exit(s, agg, src, cap);
+            struct xa_sum_exit *e = agg_exit(s, agg, ix, src, cap);
 
             if ( !e || xa_stat_merge(mutable_stat(e->st), src->st) )
                 return XA_E_NOMEM;
             for ( k = 0; k < src->nr_subs; k++ )
-                if ( agg_sub(s, e, &src->subs[k]) )
+                if ( agg_sub(s, e, &ix->subs[e - agg->exits],
+                             &src->subs[k]) )
                     return XA_E_NOMEM;
         }
-        if ( agg_counts(&agg->hypercalls, &agg->nr_hypercalls,
-                        v->hypercalls, v->nr_hypercalls) ||
-             agg_counts(&agg->pv_events, &agg->nr_pv_events, v->pv_events,
-                        v->nr_pv_events) )
+        if ( agg_counts(&agg->hypercalls, &agg->nr_hypercalls, &ix->counts,
+                        v->hypercalls, v->nr_hypercalls) )
+            return XA_E_NOMEM;
+    }
+    /* PV events: a second pass, with the index afresh. */
+    xa_idx_free(&ix->counts);
+    for ( i = 0; i < d->nr_vcpus; i++ )
+    {
+        const struct xa_sum_vcpu *v = &d->vcpus[i];
+
+        if ( agg_counts(&agg->pv_events, &agg->nr_pv_events, &ix->counts,
+                        v->pv_events, v->nr_pv_events) )
             return XA_E_NOMEM;
     }
     if ( shape_vcpu(s, agg) )

@@ -202,6 +202,8 @@ static const char *exit_name(const struct xa_model *m, enum vcpu_type type,
     char buf[32];
 
     *owned = NULL;
+    if ( code == XA_SUM_EXIT_OTHER )
+        return "other codes (LIMIT_KEYS)";
     name = xa_exit_name((enum xa_vcpu_kind)type, m->fmt.hvm_mode, code);
     if ( name )
         return name;
@@ -246,7 +248,7 @@ static void hypercall_name(char *buf, size_t len, uint32_t key)
 static int build_counts(const struct count_tab *t, enum count_kind kind,
                         struct xa_sum_count **out, unsigned int *nr)
 {
-    uint32_t *keys;
+    struct { uint32_t key, pos; } *keys;   /* key first: cmp_count_id */
     unsigned int i;
     char buf[80];
 
@@ -261,17 +263,27 @@ static int build_counts(const struct count_tab *t, enum count_kind kind,
         free(keys);
         return XA_E_NOMEM;
     }
-    memcpy(keys, t->keys, t->nr * sizeof(*keys));
+    for ( i = 0; i < t->nr; i++ )
+    {
+        keys[i].key = t->keys[i];
+        keys[i].pos = i;
+    }
     qsort(keys, t->nr, sizeof(*keys), cmp_count_id);
     for ( i = 0; i < t->nr; i++ )
     {
-        uint32_t k = keys[i], n = 0;
+        uint32_t k = keys[i].key, n = 0;
         struct xa_sum_count *c;
-        unsigned int j;
+        unsigned int j = keys[i].pos;
 
-        for ( j = 0; j < t->nr; j++ )
-            if ( t->keys[j] == k )
-                break;
+        if ( k == COUNT_KEY_OTHER )
+        {
+            c = &(*out)[(*nr)++];
+            c->id = k;
+            c->count = t->counts[j];
+            if ( !(c->name = xstrdup("other (LIMIT_KEYS)")) )
+                goto nomem;
+            continue;
+        }
         if ( kind == COUNT_EVENT )
         {
             const char *name = xa_pv_event_name(k & 0xfff & ~0x100u);

@@ -6,6 +6,7 @@
 #define UTIL_PRIVATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /**
  * xa_grow - grow an array geometrically so that index need is valid
@@ -20,5 +21,59 @@
  */
 int xa_grow(void *arrp, unsigned int *len, size_t elem, unsigned int need,
             unsigned int first);
+
+/*
+ * xa_idx: an open-addressing index from a key's 32-bit hash to the
+ * position of the key in the caller's array, so that tables keyed by
+ * numbers an input chooses (exit codes, hypercalls, pCPUs) are searched
+ * in constant time.  The caller compares keys:
+ *
+ *     if ( xa_idx_reserve(&x) ) ...no memory...
+ *     for ( e = xa_idx_first(&x, h); e->val; e = xa_idx_next(&x, e) )
+ *         if ( e->hash == h && KEY(e->val - 1) == key )
+ *             return e->val - 1;
+ *     e->val = 1 + new_position; e->hash = h; x.nr++;
+ *
+ * xa_idx_reserve() keeps the table at most half full (it may move the
+ * entries, so it comes before the search).  A zeroed struct is empty.
+ */
+struct xa_idx_ent {
+    uint32_t val;               /* 1 + position; 0: empty */
+    uint32_t hash;
+};
+
+struct xa_idx {
+    struct xa_idx_ent *tab;
+    uint32_t mask;              /* size - 1 (size a power of 2) */
+    uint32_t nr;
+};
+
+int xa_idx_reserve(struct xa_idx *x);
+void xa_idx_free(struct xa_idx *x);
+/* Bytes the index takes. */
+static inline size_t xa_idx_bytes(const struct xa_idx *x)
+{
+    return x->tab ? ((size_t)x->mask + 1) * sizeof(*x->tab) : 0;
+}
+
+static inline uint32_t xa_hash32(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (uint32_t)k;
+}
+
+static inline struct xa_idx_ent *xa_idx_first(const struct xa_idx *x,
+                                              uint32_t h)
+{
+    return &x->tab[h & x->mask];
+}
+
+static inline struct xa_idx_ent *xa_idx_next(const struct xa_idx *x,
+                                             const struct xa_idx_ent *e)
+{
+    return &x->tab[(uint32_t)(e - x->tab + 1) & x->mask];
+}
 
 #endif /* UTIL_PRIVATE_H */
