@@ -43,7 +43,9 @@ static double check_dist(const char *what, uint64_t *v, unsigned int n)
     {
         xa_stat_add(&s, v[i]);
         xa_stat_add(i % 3 ? &a : &b, v[i]);
-        sum += v[i];
+        /* The total saturates at 2^64 - 1 (it does not wrap). */
+        if ( __builtin_add_overflow(sum, v[i], &sum) )
+            sum = UINT64_MAX;
     }
     xa_stat_merge(&a, &b);
     qsort(v, n, sizeof(*v), cmp_u64);

@@ -895,11 +895,30 @@ struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
         return NULL;
     }
     if ( v->d->id == XA_DOM_IDLE )
+    {
+        /*
+         * An exit or a guest's own record there is damage; an entry, an
+         * injection (Arm injects into vCPUs running elsewhere) or a halt
+         * (VT_NONE) are left alone.
+         */
+        if ( type != VT_NONE )
+            model_diag(m, XA_DIAG_GUEST_ON_IDLE, rec->offset, rec->cpu);
         return NULL;
+    }
     if ( type != VT_NONE && v->type != type )
     {
+        /*
+         * Records of another kind of guest than the vCPU's: a domain id
+         * reused by a new domain of another type, or damage.  Counted;
+         * a vCPU with nothing of its kind counted yet takes the new kind.
+         */
         if ( v->type != VT_NONE )
-            return NULL;
+        {
+            model_diag(m, XA_DIAG_VCPU_TYPE_CHANGE, rec->offset, rec->cpu);
+            if ( (v->exits && v->exits->nr) || v->exit_open ||
+                 v->hypercalls.nr || v->pv_events.nr )
+                return NULL;
+        }
         v->type = type;
         if ( OBS(m, vcpu_kind) )
             m->obs.vcpu_kind(m->obs.arg, v->d->id, v->id,

@@ -70,7 +70,9 @@ int xa_stat_add(struct xa_stat *s, uint64_t cycles)
     if ( cycles > s->max )
         s->max = cycles;
     s->count++;
-    s->cycles += cycles;
+    /* Saturates rather than wraps (a trace 2^64 cycles long). */
+    if ( __builtin_add_overflow(s->cycles, cycles, &s->cycles) )
+        s->cycles = UINT64_MAX;
 
     bucket_of(cycles, &g, &b);
     if ( !s->groups[g] )
@@ -94,7 +96,8 @@ int xa_stat_merge(struct xa_stat *dst, const struct xa_stat *src)
     if ( src->max > dst->max )
         dst->max = src->max;
     dst->count += src->count;
-    dst->cycles += src->cycles;
+    if ( __builtin_add_overflow(dst->cycles, src->cycles, &dst->cycles) )
+        dst->cycles = UINT64_MAX;
     for ( g = 0; g < XA_STAT_GROUPS; g++ )
     {
         if ( !src->groups[g] )
