@@ -197,6 +197,8 @@ struct xa_sum_domain {
     uint64_t exit_cycles, exit_count;
     uint64_t grant_ops[3];          /* map, unmap, transfer, done for it */
     uint64_t pod_populate, pod_reclaim, pod_splinter;
+    /* by page order: 4k, 2M, 1G, other (upstream's p2m_canonical_order) */
+    uint64_t pod_populate_order[4], pod_reclaim_order[4];
     struct xa_sum_eips intr_eips;   /* its vCPUs' together (owned) */
 };
 

@@ -27,4 +27,27 @@ fi
 "$XA" --summary --strict=record "$TMP/t.xentrace" > /dev/null 2> "$TMP/err" || {
     echo "FAIL: summary: anomalies at level record or above"
     cat "$TMP/err"; exit 1; }
-echo "$n records, one per layout, decode as their Xen version wrote them"
+# PoD by page order from both TRC_MEM layouts (4.17: d:16/order:16 and a
+# padding word; 4.18: d, order), as upstream breaks it down: populated
+# 2M twice (4.17, 4.18) and 4k once (4.18); reclaimed 1G twice and 4k once
+# (4.17 order 0, its padding not read as an order).
+PYTHONPATH=tests/tools python3 - "$TMP/pod.xentrace" <<'PY' || exit 1
+import sys
+from tracebuild import rec, rs, write
+G = [0x1000, 0, 0x2000, 0]
+c0 = [rs(1000, 2, 0, 1, 0),
+      rec(0x10f010, 2000, *G, 2 | 9 << 16, 0xffff8300),
+      rec(0x10f010, 3000, *G, 2, 9), rec(0x10f010, 4000, *G, 2, 0),
+      rec(0x10f011, 5000, *G, 2 | 18 << 16, 0), rec(0x10f011, 6000, *G, 2, 18),
+      rec(0x10f011, 7000, *G, 2, 0x82d04000),
+      rs(9000, 2, 0, 0, 2)]
+write(sys.argv[1], ((0, c0),))
+PY
+"$XA" "$TMP/pod.xentrace" 2> /dev/null | grep -A2 '^ Populate-on-demand' > "$TMP/pod"
+cat > "$TMP/podwant" <<'OUT'
+ Populate-on-demand: populate 3, zero reclaim 3, superpage splinter 0
+  populated by order: 4k 1, 2M 2
+  reclaimed by order: 4k 1, 1G 2
+OUT
+diff -u "$TMP/podwant" "$TMP/pod" || { echo "FAIL: PoD by order"; exit 1; }
+echo "$n records, one per layout, decode as their Xen version wrote them; PoD by order from both TRC_MEM layouts"

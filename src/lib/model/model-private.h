@@ -200,6 +200,7 @@ struct domain {
     uint64_t grant_by, grant_for;   /* grant-table operations */
     uint64_t grant_ops[3];          /* map, unmap, transfer */
     uint64_t pod_populate, pod_reclaim, pod_splinter;
+    uint64_t pod_populate_order[4], pod_reclaim_order[4];   /* 4k 2M 1G ? */
     struct domain *hnext;
 };
 

@@ -1036,6 +1036,22 @@ static inline unsigned int volume_index(uint32_t ev)
     return volume_of_main[main] ? volume_of_main[main] - 1u : 8u;
 }
 
+/*
+ * A PoD record's page order as upstream counts it: 0 (4k), 1 (2M), 2 (1G),
+ * 3 anything else, either record layout (xa_mem_dom_order()).
+ */
+static unsigned int pod_order(const struct xa_record *rec)
+{
+    uint32_t dom;
+    int order;
+
+    if ( rec->nr_extra < 5 )
+        return 3;
+    xa_mem_dom_order(rec, 4, true, &dom, &order);
+    return order >= 0 && order % 9 == 0 && order / 9 <= 2
+           ? (unsigned int)order / 9 : 3;
+}
+
 /* A CPU's data ends: the vCPU running there is lost from now on. */
 static void pcpu_end(struct xa_model *m, struct pcpu *p)
 {
@@ -1137,9 +1153,15 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
             d->grant_ops[(ev & 0xfff) - 1]++;
         }
         else if ( (ev & 0xfff) == 16 && p->current )
+        {
             p->current->d->pod_populate++;
+            p->current->d->pod_populate_order[pod_order(rec)]++;
+        }
         else if ( (ev & 0xfff) == 17 && p->current )
+        {
             p->current->d->pod_reclaim++;
+            p->current->d->pod_reclaim_order[pod_order(rec)]++;
+        }
         else if ( (ev & 0xfff) == 18 && p->current )
             p->current->d->pod_splinter++;
         break;

@@ -755,6 +755,10 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
             sd->pod_populate = d->pod_populate;
             sd->pod_reclaim = d->pod_reclaim;
             sd->pod_splinter = d->pod_splinter;
+            memcpy(sd->pod_populate_order, d->pod_populate_order,
+                   sizeof(sd->pod_populate_order));
+            memcpy(sd->pod_reclaim_order, d->pod_reclaim_order,
+                   sizeof(sd->pod_reclaim_order));
             for ( n = 0, j = 0; j < d->nr_vcpus; j++ )
                 n += d->vcpus[j] != NULL;
             sd->vcpus = calloc(n ? n : 1, sizeof(*sd->vcpus));

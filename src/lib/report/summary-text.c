@@ -507,6 +507,25 @@ static void render_volume(struct xa_out *o, const struct xa_summary *s)
     }
 }
 
+/* "  populated by order: 4k N, 2M N" (orders with a count). */
+static void pod_orders(struct xa_out *o, const char *what,
+                       const uint64_t n[4])
+{
+    static const char *const names[4] = { "4k", "2M", "1G", "other" };
+    const char *sep = ":";
+    unsigned int i;
+
+    xa_out_printf(o, "  %s by order", what);
+    for ( i = 0; i < 4; i++ )
+        if ( n[i] )
+        {
+            xa_out_printf(o, "%s %s %llu", sep, names[i],
+                          (unsigned long long)n[i]);
+            sep = ",";
+        }
+    xa_out_char(o, '\n');
+}
+
 static void render(const struct xa_summary *s,
                    const struct xa_report_opts *opts, struct xa_out *o)
 {
@@ -583,6 +602,10 @@ static void render(const struct xa_summary *s,
                           (unsigned long long)d->pod_populate,
                           (unsigned long long)d->pod_reclaim,
                           (unsigned long long)d->pod_splinter);
+        if ( d->pod_populate )
+            pod_orders(o, "populated", d->pod_populate_order);
+        if ( d->pod_reclaim )
+            pod_orders(o, "reclaimed", d->pod_reclaim_order);
         if ( d->nr_vcpus > 1 && d->all )
             render_vcpu(&c, d->all, d->nr_vcpus);
         for ( j = 0; j < d->nr_vcpus; j++ )
