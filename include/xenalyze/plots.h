@@ -39,6 +39,7 @@ enum xa_interval_kind {
     XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL,  /* every domain's */
     XA_INTERVAL_DOMAIN_GUEST_INTERRUPT, /* one domain's injected vectors */
     XA_INTERVAL_DOMAIN_GRANT_MAPS,      /* grant maps done for one domain */
+    XA_INTERVAL_DOMAIN_SHORT_SUMMARY,   /* one domain's exit time by kind */
 };
 
 struct xa_plots_opts {
@@ -50,7 +51,7 @@ struct xa_plots_opts {
     enum xa_interval_kind interval;
     unsigned int interval_ms;       /* interval length */
     const unsigned int *domains;    /* TOTAL_TIME: columns; GUEST_INT,
-                                       GRANT_MAPS: 1 */
+                                       GRANT_MAPS, SHORT_SUMMARY: 1 */
     unsigned int nr_domains;
     /*
      * --from/--to/--domain/--vcpu, or NULL: a point is plotted when its

@@ -396,7 +396,8 @@ static int h_interval_table(struct cli_opts *o, const struct cli_option *opt,
     if ( k == XA_INTERVAL_DOMAIN_TOTAL_TIME && parse_plot_domains(o, arg) )
         return bad_arg(opt, arg, "domain ids, e.g. 0,5");
     if ( (k == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT ||
-          k == XA_INTERVAL_DOMAIN_GRANT_MAPS) &&
+          k == XA_INTERVAL_DOMAIN_GRANT_MAPS ||
+          k == XA_INTERVAL_DOMAIN_SHORT_SUMMARY) &&
          (parse_plot_domains(o, arg) || o->plots.nr_domains != 1) )
         return bad_arg(opt, arg, "one domain id");
     return 0;
@@ -618,6 +619,10 @@ const struct cli_option cli_options[] = {
     { "interval-domain-grant-maps", 0, CLI_ARG_REQ, "D", CLI_G_PLOTS,
       "grant maps done for domain D per interval", h_interval_table,
       XA_INTERVAL_DOMAIN_GRANT_MAPS },
+    { "interval-domain-short-summary", 0, CLI_ARG_REQ, "D", CLI_G_PLOTS,
+      "domain D's running time and exit time by kind per\n"
+      "interval (upstream's HVM short summary)", h_interval_table,
+      XA_INTERVAL_DOMAIN_SHORT_SUMMARY },
 
     /* Upstream options made moot by design */
     IGNORED_ARG("sample-size", "N"),
@@ -654,7 +659,6 @@ const struct cli_option cli_options[] = {
             "cr3 tracking is not implemented yet"),
     REFUSED_ARG("interval-cr3-short-summary", "CR3",
                 "cr3 tracking is not implemented yet"),
-    REFUSED_ARG("interval-domain-short-summary", "D", "not implemented yet"),
     REFUSED("scatterplot-unpin-promote", "not implemented yet"),
     REFUSED("scatterplot-cr3-switch", "cr3 tracking is not implemented yet"),
 

@@ -19,6 +19,29 @@
 #define GRANT_MAP       (XA_TRC_MEM + 0x1)
 #define EXT_VECTORS_MAX 10          /* upstream's guest-interrupt columns */
 
+/*
+ * Upstream's "HVM short summary" columns; the shadow page-fault kinds
+ * (emulate, unsync, fixup, mmio, propagate) and cr3 need its shadow and
+ * cr3 tracking: they stay 0 here and their exits count as other.
+ */
+enum {
+    SHORT_EMULATE, SHORT_UNSYNC, SHORT_FIXUP, SHORT_MMIO, SHORT_PROPAGATE,
+    SHORT_CR3, SHORT_VMCALL, SHORT_INTR, SHORT_HLT, SHORT_OTHER, SHORT_NR
+};
+#define SHORT_VCPUS 4096
+#define SHORT_NO_HANDLER 0xffff
+static const char *const short_names[SHORT_NR] = {
+    "emulate", "unsync", "fixup", "mmio", "propagate", "cr3", "vmcall",
+    "intr", "hlt", "other",
+};
+
+/* Handler records upstream does not take for an exit's handler. */
+static bool short_injection(uint32_t low)
+{
+    return low == 0x02 || low == 0x102 || low == 0x03 || low == 0x04 ||
+           low == 0x05 || low == 0x20;
+}
+
 struct plot_dom {
     unsigned int id;
     uint64_t cycles;                /* running, this interval */
@@ -43,6 +66,15 @@ struct xa_plots {
     uint64_t vector_counts[EXT_VECTORS_MAX];
     unsigned int nr_vectors;
     uint64_t grant_maps;            /* GRANT_MAPS: this interval */
+    uint64_t running;               /* SHORT_SUMMARY: this interval */
+    uint64_t short_sum[SHORT_NR];
+    /*
+     * SHORT_SUMMARY, per vCPU of the domain (ids below SHORT_VCPUS): the
+     * last handler record's id in an exit, kept across exits as upstream
+     * keeps it (SHORT_NO_HANDLER: none yet), and whether an exit is open.
+     */
+    uint16_t *handler;
+    bool *in_exit;
 };
 
 /* Upstream's plotted value of each runstate (enum xa_vcpu_rs order). */
@@ -118,7 +150,8 @@ static void on_domain_new(void *arg, unsigned int dom)
         return;
 
     if ( pl->o.interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT ||
-         pl->o.interval == XA_INTERVAL_DOMAIN_GRANT_MAPS )
+         pl->o.interval == XA_INTERVAL_DOMAIN_GRANT_MAPS ||
+         pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY )
     {
         if ( dom == pl->columns[0] )
             pl->row_dom_seen = true;
@@ -176,6 +209,10 @@ static void on_runstate(void *arg, unsigned int dom, unsigned int vcpu,
         xa_out_char(o, '\n');
     }
     if ( old_rs == XA_VRS_RUNNING &&
+         pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY &&
+         dom == pl->columns[0] )
+        pl->running += duration;
+    if ( old_rs == XA_VRS_RUNNING &&
          (pl->o.interval == XA_INTERVAL_DOMAIN_TOTAL_TIME ||
           pl->o.interval == XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL) )
     {
@@ -215,6 +252,11 @@ static void on_exit_open(void *arg, unsigned int dom, unsigned int vcpu,
     struct xa_plots *pl = arg;
 
     (void)code;
+    if ( pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY &&
+         dom == pl->columns[0] && vcpu < SHORT_VCPUS )
+        pl->in_exit[vcpu] = true;
+    if ( !(pl->o.plots & XA_PLOT_VMEXIT_EIP) )
+        return;
     if ( !sel(pl, dom, vcpu, tsc) )
         return;
     /* Upstream prints the rip as a signed number. */
@@ -235,6 +277,35 @@ static void on_exit_closed(void *arg, unsigned int dom, unsigned int vcpu,
     (void)rip;
     if ( !sel(pl, dom, vcpu, exit_tsc) )
         return;
+    /*
+     * Upstream: by the last handler record of the vCPU's exits, at the
+     * exit's end; an exit without one takes the previous exit's (upstream
+     * never resets it).
+     */
+    if ( pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY &&
+         dom == pl->columns[0] && vcpu < SHORT_VCPUS )
+    {
+        unsigned int k;
+
+        switch ( pl->handler[vcpu] )
+        {
+        case 0x12:
+            k = SHORT_VMCALL;
+            break;
+        case 0x0f:
+            k = SHORT_INTR;
+            break;
+        case 0x13:
+            k = SHORT_HLT;
+            break;
+        default:
+            k = SHORT_OTHER;
+            break;
+        }
+        if ( exit_tsc < tsc )
+            pl->short_sum[k] += tsc - exit_tsc;
+        pl->in_exit[vcpu] = false;
+    }
     if ( (pl->o.plots & XA_PLOT_EXTINT_CYCLES) && sub_kind == XA_SUB_VECTOR &&
          sub_val == pl->o.extint_vector && exit_tsc <= tsc )
     {
@@ -319,14 +390,17 @@ void xa_plots_observer(struct xa_plots *pl, struct xa_model_observer *obs)
     if ( pl->o.interval != XA_INTERVAL_NONE )
         obs->domain_new = on_domain_new;
     if ( (p & (XA_PLOT_RUNSTATE | XA_PLOT_RUNSTATE_TIME)) ||
+         pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY ||
          pl->o.interval == XA_INTERVAL_DOMAIN_TOTAL_TIME ||
          pl->o.interval == XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL )
         obs->runstate = on_runstate;
     if ( p & XA_PLOT_PCPU )
         obs->schedule = on_schedule;
-    if ( p & XA_PLOT_VMEXIT_EIP )
+    if ( (p & XA_PLOT_VMEXIT_EIP) ||
+         pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY )
         obs->exit_open = on_exit_open;
-    if ( p & (XA_PLOT_EXTINT_CYCLES | XA_PLOT_IO) )
+    if ( (p & (XA_PLOT_EXTINT_CYCLES | XA_PLOT_IO)) ||
+         pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY )
         obs->exit_closed = on_exit_closed;
     if ( pl->o.interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT )
         obs->guest_irq = on_guest_irq;
@@ -371,6 +445,18 @@ static void interval_row(struct xa_plots *pl)
         {
             put_percent(pl, pl->doms[i].cycles);
             pl->doms[i].cycles = 0;
+        }
+        break;
+    case XA_INTERVAL_DOMAIN_SHORT_SUMMARY:
+        if ( !pl->row_dom_seen )
+            return;
+        put_time(pl, pl->start_tsc);
+        put_percent(pl, pl->running);
+        pl->running = 0;
+        for ( i = 0; i < SHORT_NR; i++ )
+        {
+            put_percent(pl, pl->short_sum[i]);
+            pl->short_sum[i] = 0;
         }
         break;
     case XA_INTERVAL_DOMAIN_GRANT_MAPS:
@@ -492,6 +578,17 @@ void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
      * Upstream: grant maps done for the domain (the record's), while a
      * vCPU is known to run on the pCPU.
      */
+    /*
+     * Upstream's handler of an exit: its last handler record's id, but
+     * for the records about injections (pf_inject, inj_exc, inj_virq,
+     * reinj_virq, intr_window), which it handles apart.
+     */
+    if ( pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY &&
+         (rec->event & ~0xfffu) == XA_TRC_HVM_HANDLER &&
+         !short_injection(rec->event - XA_TRC_HVM_HANDLER) &&
+         xa_model_pcpu_current(m, rec->cpu, &dom, &vcpu) &&
+         dom == pl->columns[0] && vcpu < SHORT_VCPUS && pl->in_exit[vcpu] )
+        pl->handler[vcpu] = (uint16_t)(rec->event - XA_TRC_HVM_HANDLER);
     if ( pl->o.interval == XA_INTERVAL_DOMAIN_GRANT_MAPS &&
          ev == GRANT_MAP && rec->nr_extra >= 1 &&
          rec->extra[0] == pl->columns[0] && sel_time(pl, tsc) &&
@@ -537,6 +634,7 @@ void xa_plots_finish(struct xa_plots *pl)
     case XA_INTERVAL_NONE:
     case XA_INTERVAL_DOMAIN_TOTAL_TIME:
     case XA_INTERVAL_DOMAIN_GRANT_MAPS:
+    case XA_INTERVAL_DOMAIN_SHORT_SUMMARY:
     default:
         break;
     }
@@ -551,7 +649,8 @@ int xa_plots_new(const struct xa_plots_opts *opts, struct xa_out *out,
         return XA_E_INVAL;
     if ( (opts->interval == XA_INTERVAL_DOMAIN_TOTAL_TIME ||
           opts->interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT ||
-          opts->interval == XA_INTERVAL_DOMAIN_GRANT_MAPS) &&
+          opts->interval == XA_INTERVAL_DOMAIN_GRANT_MAPS ||
+          opts->interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY) &&
          !opts->nr_domains )
         return XA_E_INVAL;
     pl = calloc(1, sizeof(*pl));
@@ -580,6 +679,29 @@ int xa_plots_new(const struct xa_plots_opts *opts, struct xa_out *out,
                opts->nr_domains * sizeof(*pl->columns));
     }
     pl->o.domains = pl->columns;
+    if ( opts->interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY )
+    {
+        unsigned int i;
+
+        pl->handler = malloc(SHORT_VCPUS * sizeof(*pl->handler));
+        pl->in_exit = calloc(SHORT_VCPUS, sizeof(*pl->in_exit));
+        if ( !pl->handler || !pl->in_exit )
+        {
+            xa_plots_free(pl);
+            return XA_E_NOMEM;
+        }
+        for ( i = 0; i < SHORT_VCPUS; i++ )
+            pl->handler[i] = SHORT_NO_HANDLER;
+
+        /* Upstream's header comes first. */
+        xa_out_str(out, "time running");
+        for ( i = 0; i < SHORT_NR; i++ )
+        {
+            xa_out_char(out, ' ');
+            xa_out_str(out, short_names[i]);
+        }
+        xa_out_char(out, '\n');
+    }
     *plp = pl;
     return XA_OK;
 }
@@ -590,5 +712,7 @@ void xa_plots_free(struct xa_plots *pl)
         return;
     free(pl->columns);
     free(pl->doms);
+    free(pl->handler);
+    free(pl->in_exit);
     free(pl);
 }
