@@ -44,6 +44,7 @@ NAMES = {
     0x0002800F: "SCHED_SWITCH_INFNEXT", 0x00028010: "SCHED_SHUTDOWN_CODE",
     0x00028011: "SCHED_SWITCH_INFCONT",
     0x00081001: "HVM_VMENTRY", 0x00081002: "HVM_VMEXIT", 0x00081102: "HVM_VMEXIT64",
+    0x00081003: "HVM_SVM_EXIT", 0x00081103: "HVM_SVM_EXIT64",
     0x00082001: "HVM_PF_XEN", 0x00082101: "HVM_PF_XEN64", 0x00082002: "HVM_PF_INJECT",
     0x00082102: "HVM_PF_INJECT64", 0x00082003: "HVM_INJ_EXC", 0x00082004: "HVM_INJ_VIRQ",
     0x00082005: "HVM_REINJ_VIRQ", 0x00082006: "HVM_IO_READ", 0x00082007: "HVM_IO_WRITE",
@@ -274,9 +275,10 @@ def account(st, running, cpu, ev, w):
         if (ev >> 4) & 3 == 0:
             running[cpu] = (w[0] >> 16, w[0] & 0xFFFF)
             st["runstate_to_running"][dom_name(w[0] >> 16)] += 1
-    elif ev in (0x00081102, 0x00081002) and w:
+    elif ev in (0x00081102, 0x00081002, 0x00081103, 0x00081003) and w:
+        # VMX or (before Xen 4.19) SVM exits; SVM's own ids from Xen 4.19
         code = w[0]
-        rip = (w[1] | (w[2] << 32)) if ev == 0x00081102 and len(w) >= 3 else (w[1] if len(w) > 1 else 0)
+        rip = (w[1] | (w[2] << 32)) if ev & 0x100 and len(w) >= 3 else (w[1] if len(w) > 1 else 0)
         st["exits"][(dom, code, where(st, rip))] += 1
         st["exit_vcpu"][cur] += 1
     elif ev & 0xFFFFF000 == 0x00082000:
@@ -375,7 +377,7 @@ def main():
     out("")
     doms = sorted({k[0] for k in st["exits"]}, key=lambda d: -1 if d is None else d)
     if doms:
-        out("VM exits (TRC_HVM_VMEXIT/VMEXIT64) per exit code, by domain and guest RIP\n"
+        out("VM exits (TRC_HVM_VMEXIT/VMEXIT64, SVM_EXIT/SVM_EXIT64) per exit code, by domain and guest RIP\n"
             "  (workload = RIP in [%#x, %#x), user = other user space, kernel):" % (a.rip_lo, a.rip_hi))
         for d in doms:
             codes = sorted({k[1] for k in st["exits"] if k[0] == d})

@@ -38,7 +38,7 @@ done
 echo "$n traces"
 
 # A window and a selection apply to the rows as to the summary.
-for f in tests/fixtures/arm64/arm64-patched-credit2-dom0-domu.xentrace \
+for f in tests/fixtures/arm64/arm64-xen420-credit2-dom0-domu.xentrace \
          tests/fixtures/x86/x86-qemu-xen417-pvh-svm.xentrace; do
     for sel in "--from=1 --to=2.5 --vcpu=d1v0,d0v1" "--from=0.5" \
                "--to=0.7 --domain=1"; do
@@ -49,7 +49,7 @@ for f in tests/fixtures/arm64/arm64-patched-credit2-dom0-domu.xentrace \
 done
 
 # Each row's time and pCPU: an exit record's line in the dump.
-for f in tests/fixtures/arm64/arm64-patched-credit-domu-burn.xentrace \
+for f in tests/fixtures/arm64/arm64-xen420-credit-domu-burn.xentrace \
          tests/fixtures/x86/x86-qemu-xen417-pvh-svm.xentrace; do
     $XA --exits="$TMP/r.csv" "$f" 2> /dev/null
     $XA -a "$f" > "$TMP/d.txt" 2> /dev/null
@@ -57,7 +57,7 @@ for f in tests/fixtures/arm64/arm64-patched-credit-domu-burn.xentrace \
 import csv, re, sys
 ex = set()
 for l in open(sys.argv[2]):
-    m = re.match(r"\s*(\d+)\.(\d{9}) p(\d+) \S+ (vmexit|arm:guest_exit)\b", l)
+    m = re.match(r"\s*(\d+)\.(\d{9}) p(\d+) \S+ (vmexit|arm:guest_exit|arm_exit|arm_exit_irq)\b", l)
     if m:
         ex.add((int(m[1]) * 10**9 + int(m[2]), int(m[3])))
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -70,7 +70,7 @@ PY
 done
 
 # The checker is not blind: a row less, or one cycle more, is seen.
-f=tests/fixtures/arm64/arm64-patched-credit2-dom0-domu.xentrace
+f=tests/fixtures/arm64/arm64-xen420-credit2-dom0-domu.xentrace
 $XA -s --format=json --exits="$TMP/r.csv" "$f" > "$TMP/s.json" 2> /dev/null
 sed '$d' "$TMP/r.csv" > "$TMP/m.csv"
 if python3 $CHK "$TMP/s.json" "$TMP/m.csv" > /dev/null 2>&1; then

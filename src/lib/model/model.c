@@ -646,6 +646,13 @@ static void lost_begin(struct xa_model *m, struct pcpu *p,
     first = rec->extra[2] | ((uint64_t)rec->extra[3] << 32);
     if ( first > rec->tsc )
         first = rec->tsc;
+    /*
+     * A loss that began before the trace's first record (the buffers
+     * overflowed before xentrace read them, and -D dropped what was there)
+     * counts from time 0: the trace says nothing about before it.
+     */
+    if ( first < m->first_tsc )
+        first = m->first_tsc;
 
     if ( p->current )
     {
