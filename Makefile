@@ -81,6 +81,7 @@ fuzz:
 	  -fno-sanitize-recover=all \
 	  -o build-fuzz/fuzz-reader tests/fuzz/fuzz-reader.c $(LIB_SRCS) -lm -pthread
 	python3 tests/tools/trace-mangle.py synth build-fuzz/corpus
+	python3 tests/hostile/hostile.py seeds build-fuzz/corpus $(FUZZ_MAX_LEN)
 	$(if $(wildcard $(SHARED)/traces/*.xentrace),python3 \
 	  tests/tools/trace-mangle.py seeds build-fuzz/corpus \
 	  $(wildcard $(SHARED)/traces/*.xentrace))
@@ -88,6 +89,24 @@ fuzz:
 	  -max_len=$(FUZZ_MAX_LEN) -timeout=10 -print_final_stats=1 \
 	  -artifact_prefix=tests/fuzz/corpus/crash- \
 	  build-fuzz/corpus tests/fuzz/corpus
+
+# Long inputs (up to 4 MiB): past the model's table caps and deep into
+# the interval tables.
+fuzz-long:
+	$(MAKE) fuzz FUZZ_MAX_LEN=4194304
+
+# The hostile corpus, long: larger attacks and damaged slices, every mode
+# on every input, file and pipe, plain and sanitized; then the scale table
+# (tests/hostile/; make check runs the short corpus).
+HOSTILE_TRACES = $(wildcard $(SHARED)/traces/*.xentrace) \
+	$(wildcard tests/fixtures/*/*.xentrace)
+hostile: all
+	$(MAKE) SANITIZE=1 all
+	XA=$(BUILD)/xenalyze nice -n 10 python3 tests/hostile/run-corpus.py \
+	  --long $(HOSTILE_TRACES)
+	XA=build-san/xenalyze nice -n 10 python3 tests/hostile/run-corpus.py \
+	  $(HOSTILE_TRACES)
+	XA=$(BUILD)/xenalyze python3 tests/hostile/scale.py
 
 # The embedded default: a real Arm trace (Xen 4.20.4 + xen-patches/4.20, QEMU virt).
 DEMO_TRACE ?= tests/fixtures/arm64/arm64-xen420-credit2-dom0-domu.xentrace
@@ -121,7 +140,7 @@ hdrcheck:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check fuzz demo demo-synth bench install clean hdrcheck lab-x86 lab-arm64 \
+.PHONY: all check fuzz fuzz-long hostile demo demo-synth bench install clean hdrcheck lab-x86 lab-arm64 \
 	xen-patches-check xen-patches-upstream-check
 .SECONDARY:
 

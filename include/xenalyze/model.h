@@ -52,6 +52,13 @@ struct xa_trace_hints {
  */
 XA_API int xa_trace_peek(const char *path, uint64_t max_records,
                          struct xa_trace_hints *h);
+/*
+ * The same on the first bytes of a trace (xa_reader_head()): what the
+ * dump uses, so that a file and a pipe are named alike.
+ */
+#define XA_PEEK_BYTES (16u << 20)
+XA_API int xa_trace_peek_mem(const void *data, size_t size,
+                             uint64_t max_records, struct xa_trace_hints *h);
 
 struct xa_model;
 

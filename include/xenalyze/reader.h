@@ -107,6 +107,16 @@ XA_API int xa_reader_open_mem(const void *data, size_t size,
  */
 XA_API int xa_read_file(const char *path, size_t max, char **buf,
                         size_t *len);
+/*
+ * The first n bytes of the input (fewer if it is shorter), before any
+ * record is read: a file's from its mapping; a stream's read now and
+ * buffered (n bytes), then read again by the reader, so that a look
+ * ahead decides the same from a file and a pipe.  *head is valid until
+ * the reader reads.  Returns XA_OK, XA_E_NOMEM, or XA_E_INVAL when
+ * reading has begun.
+ */
+XA_API int xa_reader_head(struct xa_reader *rd, size_t n, const void **head,
+                          size_t *len);
 XA_API void xa_reader_free(struct xa_reader *rd);
 XA_API const struct xa_reader_stats *
 xa_reader_stats(const struct xa_reader *rd);

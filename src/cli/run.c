@@ -325,16 +325,26 @@ int cli_run(const struct cli_opts *o)
     if ( o->symbol_file && !(symbols = load_symbols(o->symbol_file)) )
         goto out;
 
-    if ( (o->mode == CLI_DUMP || o->perfetto || o->exits) &&
-         strcmp(o->path, "-") )
-        xa_trace_peek(o->path, 4000000, &hints);
-    mopts.hvm_hint = hints.hvm_mode;
     rc = xa_reader_open(o->path, &diag, &rd);
     if ( rc )
     {
         fprintf(stderr, "xenalyze: %s: %s\n", o->path, xa_strerror(rc));
         goto out;
     }
+    /* Exits are named from the first 16 MiB, file or pipe alike. */
+    if ( o->mode == CLI_DUMP || o->perfetto || o->exits )
+    {
+        const void *head;
+        size_t len;
+
+        if ( (rc = xa_reader_head(rd, XA_PEEK_BYTES, &head, &len)) ||
+             (rc = xa_trace_peek_mem(head, len, 4000000, &hints)) )
+        {
+            fprintf(stderr, "xenalyze: %s: %s\n", o->path, xa_strerror(rc));
+            goto out;
+        }
+    }
+    mopts.hvm_hint = hints.hvm_mode;
     if ( (rc = xa_merge_new(rd, &mg)) || (rc = xa_catalog_new(&cat)) ||
          (rc = xa_model_new(cat, &mdiag, &mopts, &model)) )
     {

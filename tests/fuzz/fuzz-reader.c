@@ -11,6 +11,10 @@
  * options the CLI would take are derived from the input's size, so that
  * both clock paths are reached without consuming input bytes.
  *
+ * Plots and interval tables (upstream's --scatterplot-* and --interval-*)
+ * run beside the model, every plot at once, the interval table chosen
+ * by the size (none, listed domains, all domains, guest interrupts).
+ *
  * Each input goes through the pipeline twice: read from memory (as an
  * mmapped file is) and streamed from a file descriptor (as standard input
  * is).  The two readers must agree on every byte of output and every
@@ -52,23 +56,42 @@ static uint64_t pipeline(struct xa_reader *rd, struct xa_diag *diag,
     const struct xa_summary *sum;
     uint64_t h = 0xcbf29ce484222325ull;
     unsigned int i;
+    static const unsigned int doms[] = { 0, 1, 2 };
+    static const enum xa_interval_kind kinds[] = {
+        XA_INTERVAL_NONE, XA_INTERVAL_DOMAIN_TOTAL_TIME,
+        XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL,
+        XA_INTERVAL_DOMAIN_GUEST_INTERRUPT,
+    };
+    struct xa_plots_opts popts = {
+        .hz = 62500000, .plots = 0xff, .extint_vector = 0xef,
+        .io_port = 0x80, .interval = kinds[(size >> 2) % 4],
+        .interval_ms = 1 + (unsigned int)(size % 5),
+        .domains = doms, .nr_domains = 3, .diag = diag,
+    };
+    struct xa_plots *plots = NULL;
+    struct xa_model_observer obs;
 
     xa_out_init(&out, -1);
     if ( size % 3 == 1 )
         mopts.hvm_mode = XA_HVM_MODE_FORCE_SVM;
     if ( xa_merge_new(rd, &mg) || xa_catalog_new(&cat) ||
-         xa_model_new(cat, diag, &mopts, &model) )
+         xa_model_new(cat, diag, &mopts, &model) ||
+         xa_plots_new(&popts, &out, &plots) )
         goto out;
+    xa_plots_observer(plots, &obs);
+    xa_model_add_observer(model, &obs);
     xa_dump_init(&dump, cat, 62500000);
     dump.show_tsc = size & 1;
     while ( xa_merge_next(mg, &rec) == XA_OK )
     {
         /* As the CLI: the dump shows the vCPU before the record. */
         xa_dump_record(&dump, rec, model, &out);
-        digest(&h, &out);
+        xa_plots_record(plots, rec, model);
         xa_model_feed(model, rec);
+        digest(&h, &out);
     }
     xa_model_finish(model);
+    xa_plots_finish(plots);
     xa_report_diag_text(diag, &out);
     digest(&h, &out);
 
@@ -94,6 +117,7 @@ static uint64_t pipeline(struct xa_reader *rd, struct xa_diag *diag,
 
  out:
     xa_out_dispose(&out);
+    xa_plots_free(plots);
     xa_model_free(model);
     xa_catalog_free(cat);
     xa_merge_free(mg);

@@ -13,6 +13,7 @@ only.
       number, or 'eof' (to the end of the file), 'next:K' (to the header
       of the K-th window after it), '+D' / '-D' (relative)
   hostile.py resize-all TRACE SIZE OUT   every window's size field
+  hostile.py seeds OUTDIR MAXLEN    fuzz seeds: the attacks past the caps
   hostile.py corpus OUTDIR [--long] [TRACE...]
       the corpus: OUTDIR/NAME files and OUTDIR/manifest ("NAME MODES")
 
@@ -656,8 +657,8 @@ def cmd_corpus(outdir, long_run, traces):
         manifest.append('attack-%s %s' % (name, ALL_MODES))
 
     # Damaged variants of real and synthetic traces.
-    per = 48 if not long_run else 400
-    budget = 96 << 10 if not long_run else 8 << 20
+    per = 48 if not long_run else 100
+    budget = 96 << 10 if not long_run else 1 << 20
     for t in traces:
         data = open(t, 'rb').read()
         base = os.path.basename(t).split('.')[0]
@@ -671,6 +672,25 @@ def cmd_corpus(outdir, long_run, traces):
 
     with open(os.path.join(outdir, 'manifest'), 'w') as f:
         f.write('\n'.join(manifest) + '\n')
+
+
+def cmd_seeds(outdir, max_len):
+    """Fuzz seeds: every attack at sizes that cross the model's caps (256
+    exit codes from 0x500, 1024 hypercalls or PV events, 10,000 empty
+    interval rows), each at most max_len bytes."""
+    os.makedirs(outdir, exist_ok=True)
+    sizes = {'exit-codes': 300, 'pv-hypercalls': 1100, 'pv-events': 1100,
+             'vcpu-pcpus': 64, 'lost-blocked': 4, 'lost-plot': 4,
+             'w2h-vcpus': 2, 'io-ports': 2, 'many-cpus': 300,
+             'garbage-after': 4000, 'silent-cpu': 2000, 'big-headers': 1,
+             'tsc-first-high': 1000, 'interval-span': 20}
+    for name, (fn, _, n) in sorted(ATTACKS.items()):
+        import io
+        b = io.BytesIO()
+        fn(b, sizes.get(name, n))
+        data = b.getvalue()[:max_len]
+        with open(os.path.join(outdir, 'hostile-' + name), 'wb') as f:
+            f.write(data)
 
 
 def main(argv):
@@ -690,6 +710,8 @@ def main(argv):
     elif len(argv) == 5 and argv[1] == 'resize-all':
         data = open(argv[2], 'rb').read()
         open_out(argv[4]).write(resize_all(data, argv[3]))
+    elif len(argv) == 4 and argv[1] == 'seeds':
+        cmd_seeds(argv[2], int(argv[3], 0))
     elif len(argv) >= 3 and argv[1] == 'corpus':
         long_run = '--long' in argv[3:]
         cmd_corpus(argv[2], long_run, [a for a in argv[3:] if a != '--long'])

@@ -1270,14 +1270,14 @@ const struct xa_fmt_ctx *xa_model_fmt_ctx(const struct xa_model *m)
  * max_records; the rate of the first clock record (xentrace's, or
  * format 1's Arm one).
  */
+static int trace_peek(struct xa_reader *rd, uint64_t max_records,
+                      struct xa_trace_hints *h);
+
 int xa_trace_peek(const char *path, uint64_t max_records,
                   struct xa_trace_hints *h)
 {
     struct xa_diag diag;
     struct xa_reader *rd = NULL;
-    struct xa_record rec;
-    uint64_t n = 0;
-    unsigned int i;
     int rc;
 
     h->hvm_mode = XA_HVM_VMX;
@@ -1286,6 +1286,32 @@ int xa_trace_peek(const char *path, uint64_t max_records,
     rc = xa_reader_open(path, &diag, &rd);
     if ( rc )
         return rc;
+    return trace_peek(rd, max_records, h);
+}
+
+int xa_trace_peek_mem(const void *data, size_t size, uint64_t max_records,
+                      struct xa_trace_hints *h)
+{
+    struct xa_diag diag;
+    struct xa_reader *rd = NULL;
+    int rc;
+
+    h->hvm_mode = XA_HVM_VMX;
+    h->clock_hz = 0;
+    xa_diag_init(&diag);
+    rc = xa_reader_open_mem(data, size, &diag, &rd);
+    if ( rc )
+        return rc;
+    return trace_peek(rd, max_records, h);
+}
+
+/* Frees rd. */
+static int trace_peek(struct xa_reader *rd, uint64_t max_records,
+                      struct xa_trace_hints *h)
+{
+    struct xa_record rec;
+    uint64_t n = 0;
+    unsigned int i;
     for ( i = 0; i < xa_reader_nr_cpus(rd) || xa_reader_scan(rd) == XA_OK;
           i++ )
     {

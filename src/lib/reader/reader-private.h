@@ -50,6 +50,12 @@ struct xa_reader {
     void *read_arg;
     int fd;                                 /* stream fd we read, or -1 */
     bool owns_fd;
+    /* xa_reader_head() of a stream: its first bytes, read again. */
+    uint8_t *head;
+    size_t head_len, head_pos;
+    long head_err;                          /* the source's error, or 0 */
+    xa_read_fn *inner_read;
+    void *inner_arg;
     uint8_t *sbuf;                          /* stream: sliding buffer */
     size_t sbuf_len, sbuf_cap;
     uint64_t sbuf_off;                      /* file offset of sbuf[0] */

@@ -962,6 +962,70 @@ int xa_reader_open_fd(int fd, struct xa_diag *diag, struct xa_reader **out)
     return XA_OK;
 }
 
+/* The stream after xa_reader_head(): the head's bytes, then the rest. */
+static long head_read(void *arg, void *buf, size_t n)
+{
+    struct xa_reader *rd = arg;
+
+    if ( rd->head_pos < rd->head_len )
+    {
+        size_t k = rd->head_len - rd->head_pos;
+
+        if ( k > n )
+            k = n;
+        memcpy(buf, rd->head + rd->head_pos, k);
+        rd->head_pos += k;
+        if ( rd->head_pos == rd->head_len )
+        {
+            free(rd->head);
+            rd->head = NULL;
+        }
+        return (long)k;
+    }
+    if ( rd->head_err )
+        return rd->head_err;
+    return rd->inner_read(rd->inner_arg, buf, n);
+}
+
+int xa_reader_head(struct xa_reader *rd, size_t n, const void **head,
+                   size_t *len)
+{
+    if ( !rd->read )
+    {
+        *head = rd->mem;
+        *len = rd->size < n ? rd->size : n;
+        return XA_OK;
+    }
+    if ( rd->read != head_read )
+    {
+        if ( rd->sbuf_off || rd->sbuf_len || rd->stream_eof )
+            return XA_E_INVAL;          /* reading has begun */
+        if ( !(rd->head = malloc(n ? n : 1)) )
+            return XA_E_NOMEM;
+        while ( rd->head_len < n )
+        {
+            long r = rd->read(rd->read_arg, rd->head + rd->head_len,
+                              n - rd->head_len);
+
+            if ( r <= 0 )
+            {
+                rd->head_err = r;
+                break;
+            }
+            rd->head_len += (size_t)r;
+        }
+        rd->inner_read = rd->read;
+        rd->inner_arg = rd->read_arg;
+        rd->read = head_read;
+        rd->read_arg = rd;
+    }
+    if ( rd->head_pos )
+        return XA_E_INVAL;
+    *head = rd->head;
+    *len = rd->head_len;
+    return XA_OK;
+}
+
 int xa_reader_open(const char *path, struct xa_diag *diag,
                    struct xa_reader **out)
 {
@@ -1054,6 +1118,7 @@ void xa_reader_free(struct xa_reader *rd)
     free(rd->order);
     free(rd->rejoin);
     free(rd->sbuf);
+    free(rd->head);
     if ( rd->owns_fd )
         close(rd->fd);
     if ( rd->mapped )
