@@ -8,4 +8,4 @@
 need_python
 python3 tests/hostile/run-corpus.py $T/*.xentrace \
     tests/fixtures/x86/x86-qemu-xen417-pv-dom0.xentrace \
-    tests/fixtures/arm64/arm64-xen420-credit-domu-burn.xentrace
+    tests/fixtures/arm64/arm64-xen420-credit2-dom0-lossy.xentrace
