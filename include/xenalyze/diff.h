@@ -9,6 +9,7 @@
 #ifndef XA_DIFF_H
 #define XA_DIFF_H
 
+#include <xenalyze/json.h>
 #include <xenalyze/out.h>
 #include <xenalyze/summary.h>
 
@@ -65,6 +66,24 @@ struct xa_diff {
 XA_API int xa_diff_new(const struct xa_summary *a, const struct xa_summary *b,
                        const struct xa_diff_opts *opts, struct xa_diff **out);
 XA_API void xa_diff_free(struct xa_diff *d);
+
+/**
+ * xa_summary_from_json - a JSON summary read back, for xa_diff_new()
+ * @text, @len: what --format=json wrote (schema xenalyze.summary/1)
+ * @out: set to the summary (free with xa_summary_json_free())
+ * @why, @why_len: on XA_E_INVAL, what is wrong and where
+ *
+ * Fills what diff compares: the clock rate, the span (the window's when
+ * there is one), and per domain its id, kind and all-vCPU exits, sub-keys
+ * and runstates.  Each statistic has its exact count, cycles, min and
+ * max, and a histogram rebuilt from its percentiles, which xa_stat_pct()
+ * gives back exactly (merged with others, as --guests does, percentiles
+ * are estimates).  Returns XA_OK, XA_E_INVAL or XA_E_NOMEM.
+ */
+XA_API int xa_summary_from_json(const char *text, size_t len,
+                                const struct xa_summary **out, char *why,
+                                size_t why_len);
+XA_API void xa_summary_json_free(const struct xa_summary *s);
 
 /* Text and JSON ("xenalyze.diff/1", docs/diff.md). */
 XA_API void xa_diff_render_text(const struct xa_diff *d, const char *name_a,

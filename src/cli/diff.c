@@ -21,8 +21,9 @@ struct diff_opts {
     unsigned int nr_map;
 };
 
-/* One trace, read whole, summarised with every sub-key. */
+/* One trace, read whole, summarised with every sub-key; or a JSON summary. */
 struct loaded {
+    const struct xa_summary *json;  /* read from a JSON summary */
     struct xa_diag diag, mdiag;
     struct xa_reader *rd;
     struct xa_merge *mg;
@@ -33,10 +34,52 @@ struct loaded {
 
 static void unload(struct loaded *l)
 {
+    xa_summary_json_free(l->json);
     xa_model_free(l->model);
     xa_catalog_free(l->cat);
     xa_merge_free(l->mg);
     xa_reader_free(l->rd);
+}
+
+/* JSON summaries are at most this big (the real ones: below 1 MiB). */
+#define JSON_MAX ((size_t)1 << 30)
+
+/* A file that begins with '{' (after white space) is a JSON summary. */
+static bool is_json(const char *path)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+    int c = EOF;
+
+    if ( !f )
+        return false;
+    do
+        c = getc(f);
+    while ( c == ' ' || c == '\t' || c == '\n' || c == '\r' );
+    fclose(f);
+    return c == '{';
+}
+
+static int load_json(const char *path, struct loaded *l)
+{
+    char *buf, why[200];
+    size_t len;
+    int rc = xa_read_file(path, JSON_MAX, &buf, &len);
+
+    if ( rc )
+    {
+        fprintf(stderr, "xenalyze diff: %s: %s\n", path, xa_strerror(rc));
+        return -1;
+    }
+    rc = xa_summary_from_json(buf, len, &l->json, why, sizeof(why));
+    free(buf);
+    if ( rc )
+    {
+        fprintf(stderr, "xenalyze diff: %s: %s\n", path,
+                rc == XA_E_INVAL ? why : xa_strerror(rc));
+        return -1;
+    }
+    l->sum = l->json;
+    return 0;
 }
 
 static int load(const char *path, uint64_t hz, struct loaded *l)
@@ -51,6 +94,8 @@ static int load(const char *path, uint64_t hz, struct loaded *l)
     memset(l, 0, sizeof(*l));
     xa_diag_init(&l->diag);
     xa_diag_init(&l->mdiag);
+    if ( is_json(path) )
+        return load_json(path, l);
     if ( (rc = xa_reader_open(path, &l->diag, &l->rd)) ||
          (rc = xa_merge_new(l->rd, &l->mg)) ||
          (rc = xa_catalog_new(&l->cat)) ||
@@ -100,7 +145,8 @@ static const struct option lopts[] = {
 };
 
 static const char *const helps[] = {
-    "RATE     the traces' clock rate (default: each trace's own)",
+    "RATE     the traces' clock rate (default: each trace's own;\n"
+    "                    a JSON summary keeps the rate it was made with)",
     "FMT      text (default) or json (docs/diff.md)",
     "A:B[,..] compare domain A of the first trace with domain B of the\n"
     "                    second (default: by kind, dom0, HVM, PV, Arm, in id order)",
@@ -115,8 +161,8 @@ static void usage(FILE *f)
     unsigned int i;
 
     fprintf(f, "Usage: xenalyze diff [OPTION...] A B\n"
-            "Compare two traces: exits, sub-keys and runstates per domain "
-            "pair.\n\n");
+            "Compare two traces, or JSON summaries of them (--format=json):\n"
+            "exits, sub-keys and runstates per domain pair.\n\n");
     for ( i = 0; lopts[i].name; i++ )
         fprintf(f, "  --%-16s %s\n", lopts[i].name, helps[i]);
 }

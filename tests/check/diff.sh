@@ -44,4 +44,46 @@ rc=0; $XA diff --fail-above=50 "$TMP/a.xt" "$TMP/b.xt" > /dev/null || rc=$?
 $XA diff --fail-above=1000 "$TMP/a.xt" "$TMP/b.xt" > /dev/null
 $XA diff --guests "$TMP/a.xt" "$TMP/b.xt" | grep -q "^ guests *IO_INSTRUCTION"
 $XA diff --map=1:2,2:1 "$TMP/a.xt" "$TMP/b.xt" | grep -q "d1=d2 d2=d1"
+
+# JSON summaries: a trace against its own says no change; JSON against
+# JSON and trace against JSON print what the traces' diff prints.
+$XA --format=json "$F" > "$TMP/f.json" 2> /dev/null
+$XA diff --fail-above=0 "$F" "$TMP/f.json" > "$TMP/self"
+grep -q "^No change: [0-9]* rows compared, every number equal." "$TMP/self"
+$XA --format=json "$TMP/a.xt" > "$TMP/a.json" 2> /dev/null
+$XA --format=json "$TMP/b.xt" > "$TMP/b.json" 2> /dev/null
+for fmt in text json; do
+    $XA diff --format=$fmt "$TMP/a.xt" "$TMP/b.xt" > "$TMP/tt.$fmt"
+    $XA diff --format=$fmt "$TMP/a.json" "$TMP/b.json" > "$TMP/jj.$fmt"
+    $XA diff --format=$fmt "$TMP/a.xt" "$TMP/b.json" > "$TMP/tj.$fmt"
+done
+grep -v '^[AB]: ' "$TMP/tt.text" > "$TMP/tt"
+for x in jj tj; do
+    grep -v '^[AB]: ' "$TMP/$x.text" | cmp -s - "$TMP/tt" ||
+        { echo "$x: text differs from the traces' diff"; exit 1; }
+done
+python3 - "$TMP/tt.json" "$TMP/jj.json" "$TMP/tj.json" <<'PY'
+import json, sys
+d = [json.load(open(f)) for f in sys.argv[1:]]
+for x in d:
+    del x["a"], x["b"]
+if d[1] != d[0] or d[2] != d[0]:
+    sys.exit("JSON diff of JSON summaries differs from the traces'")
+print("JSON summaries: %d rows as the traces'" % len(d[0]["rows"]))
+PY
+rc=0; $XA diff --fail-above=50 "$TMP/a.json" "$TMP/b.json" > /dev/null || rc=$?
+[ $rc -eq 2 ] || { echo "--fail-above=50 on JSON: status $rc"; exit 1; }
+# Damaged summaries: refused, saying where.
+head -c 3000 "$TMP/a.json" > "$TMP/cut.json"
+rc=0; $XA diff "$TMP/cut.json" "$TMP/b.json" > /dev/null 2> "$TMP/err" || rc=$?
+[ $rc -eq 1 ] && grep -q "cut.json: line [0-9]*, column [0-9]*: " "$TMP/err" ||
+    { echo "a cut summary: status $rc"; cat "$TMP/err"; exit 1; }
+echo '{"schema": "xenalyze.summary/1", "trace": {}}' > "$TMP/bad.json"
+rc=0; $XA diff "$TMP/bad.json" "$TMP/b.json" > /dev/null 2> "$TMP/err" || rc=$?
+[ $rc -eq 1 ] && grep -q "trace: no cpu_hz" "$TMP/err" ||
+    { echo "a summary without a clock: status $rc"; cat "$TMP/err"; exit 1; }
+sed 's/"code":/"kode":/' "$TMP/a.json" > "$TMP/bad.json"
+rc=0; $XA diff "$TMP/bad.json" "$TMP/b.json" > /dev/null 2> "$TMP/err" || rc=$?
+[ $rc -eq 1 ] && grep -q "domain [0-9]*: an exit without reason or code" "$TMP/err" ||
+    { echo "an exit without code: status $rc"; cat "$TMP/err"; exit 1; }
 echo ok

@@ -50,3 +50,13 @@ int tap_done(void)
         printf("# %u of %u checks failed\n", nr_failures, nr_tests);
     return !!nr_failures;
 }
+
+uint64_t tap_rand(void)
+{
+    static uint64_t x = 88172645463325252ull;
+
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+}

@@ -14,6 +14,8 @@ bool tap_ok(bool cond, const char *fmt, ...)
 /* Checks a == b for unsigned 64-bit values, printing both on failure. */
 bool tap_eq_u64(uint64_t got, uint64_t want, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A fixed sequence of pseudo-random numbers (xorshift64). */
+uint64_t tap_rand(void);
 /* Prints the plan and returns the exit status: !!failures. */
 int tap_done(void);
 

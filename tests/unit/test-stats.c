@@ -18,15 +18,7 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static uint64_t rng_state = 88172645463325252ull;
-
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+#define rnd tap_rand
 
 /* Worst relative error of every reported percentile against the sample. */
 static double check_dist(const char *what, uint64_t *v, unsigned int n)
