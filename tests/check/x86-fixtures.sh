@@ -67,3 +67,44 @@ if ev.get("page_fault") != 2077:
     fail("PV page faults %r, check.py 2077" % ev.get("page_fault"))
 print("x86 fixtures agree with their workloads and check.py")
 PY
+
+# Xen 4.20 (Debian 13's hypervisor, xen-patches/4.20's xentrace): no
+# --cpu-hz; the rate is the clock record's, as Xen's boot log detected it,
+# and the PV dom0's hypercalls and page faults are check.py's.
+g=$F/x86-qemu-xen420-pv-dom0
+$XA --format=json "$g.xentrace" > "$TMP/420.json" || exit 1
+$XA "$g.xentrace" > "$TMP/420.txt" || exit 1
+grep -qx "Clock: 2445.402000 MHz (from the trace's clock record)" "$TMP/420.txt" || {
+    grep Clock "$TMP/420.txt"; exit 1; }
+grep -q "(XEN) Detected 2445.402 MHz processor." "$g.bootlog.txt" || exit 1
+python3 - "$TMP/420.json" "$g.check.txt" <<'PY' || exit 1
+import json, re, sys
+s = json.load(open(sys.argv[1]))
+c = open(sys.argv[2]).read()
+def fail(msg):
+    print("xen420 pv dom0: " + msg)
+    sys.exit(1)
+t = s["trace"]
+want_khz = int(re.search(r"^clock_khz (\d+)", c, re.M).group(1))
+if (t["cpu_hz"], t["cpu_hz_source"], t["arch"]) != (want_khz * 1000, "trace", "x86-pv"):
+    fail("trace %r, clock record %d kHz" % (t, want_khz))
+if t["records"] != int(re.search(r"^records (\d+)", c, re.M).group(1)) or s["anomalies"]:
+    fail("records %d, anomalies %r" % (t["records"], s["anomalies"]))
+hc, pf = {}, 0
+for d in s["domains"]:
+    for v in d["vcpus"]:
+        for x in v["hypercalls"]:
+            if not x["name"].startswith("multicall:"):
+                hc[x["name"]] = hc.get(x["name"], 0) + x["count"]
+        pf += sum(x["count"] for x in v["pv_events"] if x["name"] == "page_fault")
+want = {m.group(2): int(m.group(3)) for m in
+        re.finditer(r"^  d0 op +(\d+) (\S+) +(\d+)$", c, re.M)}
+if hc != want:
+    fail("hypercalls %r, check.py %r" % (hc, want))
+wpf = sum(int(n) for n in re.findall(r"d0 \w+ (\d+)", re.search(
+    r"^PV page faults .*RIP: (.*)$", c, re.M).group(1)))
+if pf != wpf:
+    fail("page faults %d, check.py %d" % (pf, wpf))
+print("xen420 pv dom0: %d hypercalls of %d kinds, %d page faults, %d kHz from the clock record"
+      % (sum(hc.values()), len(hc), pf, want_khz))
+PY
