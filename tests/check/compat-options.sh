@@ -156,6 +156,18 @@ printf '0.000000000 3\n0.001000000 2\n0.002000000 0\n' > "$TMP/gwant"
     > "$TMP/got" 2> /dev/null
 diff -u "$TMP/gwant" "$TMP/got" || fail "--interval-domain-grant-maps"
 
+# --with-pio-enumeration, --with-mmio-enumeration: every port's and
+# address's row, as --top=0 (the VMX trace's EPT violations: hundreds of
+# guest-physical pages, 10 rows per exit by default)
+"$XA" --top=0 "$VMX" > "$TMP/top0" 2> /dev/null
+for o in --with-pio-enumeration --with-mmio-enumeration; do
+    "$XA" $o "$VMX" > "$TMP/out" 2> /dev/null
+    cmp -s "$TMP/top0" "$TMP/out" || fail "$o: not the summary of --top=0"
+done
+[ "$(grep -c '^ *npf:0x' "$TMP/top0")" -gt 100 ] &&
+[ "$(grep -c '^ *npf:0x' "$TMP/plain")" -le 30 ] ||
+    fail "--with-mmio-enumeration lists no more addresses than the default"
+
 # --show-default-domain-summary: the default domain is listed, with the
 # eight vCPUs upstream lists under it on the VMX trace
 "$XA" --show-default-domain-summary "$VMX" > "$TMP/out" 2> /dev/null
