@@ -57,7 +57,7 @@ static inline void xa_out_mem(struct xa_out *o, const void *p, size_t n)
     if ( o->len + n <= o->cap )
     {
         char *d = o->buf + o->len;
-        const char *s = p;
+        const char *s = (const char *)p;
 
         /* Short copies (names, fields) without a call: overlapping words. */
         if ( n >= 8 && n <= 16 )

@@ -710,8 +710,8 @@ static const char *const group_titles[CLI_G_NR] = {
     [CLI_G_DUMP] = "Dump",
     [CLI_G_TIMELINE] = "Timeline (docs/timeline.md)",
     [CLI_G_ROWS] = "Per-exit rows (docs/exits.md)",
-    [CLI_G_PLOTS] = "Upstream's plots and interval tables (in place of the "
-                    "summary;\nwith -s, before it)",
+    [CLI_G_PLOTS] = ("Upstream's plots and interval tables (in place of "
+                     "the summary;\nwith -s, before it)"),
     [CLI_G_COMPAT] = "Upstream options accepted without effect",
     [CLI_G_REFUSED] = "Upstream options refused (exit 1, saying why)",
     [CLI_G_OTHER] = "Other",

@@ -7,6 +7,8 @@
 static unsigned int nr_tests, nr_failures;
 
 static bool report(bool cond, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static bool report(bool cond, const char *fmt, va_list ap)
 {
     nr_tests++;
     if ( !cond )

@@ -5,6 +5,7 @@
  * appear in the analyzer's output only with a zero count.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,6 +330,18 @@ static bool nonzero_count(const struct jv *v)
  * Arrays of keyed entries: each truth entry matched by key and compared;
  * analyzer entries absent from the truth must have a zero count.
  */
+/* A path for the report: a long one is cut, harmlessly. */
+static void path_fmt(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void path_fmt(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+}
+
 static void cmp_list(struct cmp *c, const char *path, const char *key,
                      const struct jv *want, const struct jv *got,
                      void (*deeper)(struct cmp *, const char *,
@@ -342,7 +355,7 @@ static void cmp_list(struct cmp *c, const char *path, const char *key,
         const struct jv *w = want->items[i];
         const struct jv *g = find_by(got, key, get(w, key));
 
-        snprintf(sub, sizeof(sub), "%s[%s=%s]", path, key, text(get(w, key)));
+        path_fmt(sub, sizeof(sub), "%s[%s=%s]", path, key, text(get(w, key)));
         if ( !g )
         {
             if ( nonzero_count(w) )
@@ -359,7 +372,7 @@ static void cmp_list(struct cmp *c, const char *path, const char *key,
 
         if ( !find_by(want, key, get(g, key)) && nonzero_count(g) )
         {
-            snprintf(sub, sizeof(sub), "%s[%s=%s]", path, key,
+            path_fmt(sub, sizeof(sub), "%s[%s=%s]", path, key,
                      text(get(g, key)));
             diff(c, sub, NULL, "missing", "present");
         }
@@ -371,7 +384,7 @@ static void cmp_exit(struct cmp *c, const char *path, const struct jv *w,
 {
     char p[600];
 
-    snprintf(p, sizeof(p), "%s.sub", path);
+    path_fmt(p, sizeof(p), "%s.sub", path);
     cmp_list(c, p, "key", get(w, "sub"), get(g, "sub"), NULL);
 }
 
@@ -386,7 +399,7 @@ static void cmp_vcpu(struct cmp *c, const char *path, const struct jv *w,
     {
         const struct jv *gs = get(gr, wr->keys[i]);
 
-        snprintf(p, sizeof(p), "%s.runstates.%s", path, wr->keys[i]);
+        path_fmt(p, sizeof(p), "%s.runstates.%s", path, wr->keys[i]);
         if ( !gs )
             diff(c, p, NULL, "present", "missing");
         else
@@ -395,12 +408,12 @@ static void cmp_vcpu(struct cmp *c, const char *path, const struct jv *w,
     for ( i = 0; gr && gr->type == J_OBJ && i < gr->n; i++ )
         if ( !get(wr, gr->keys[i]) && nonzero_count(gr->items[i]) )
         {
-            snprintf(p, sizeof(p), "%s.runstates.%s", path, gr->keys[i]);
+            path_fmt(p, sizeof(p), "%s.runstates.%s", path, gr->keys[i]);
             diff(c, p, NULL, "missing", "present");
         }
-    snprintf(p, sizeof(p), "%s.exits", path);
+    path_fmt(p, sizeof(p), "%s.exits", path);
     cmp_list(c, p, "code", get(w, "exits"), get(g, "exits"), cmp_exit);
-    snprintf(p, sizeof(p), "%s.hypercalls", path);
+    path_fmt(p, sizeof(p), "%s.hypercalls", path);
     cmp_list(c, p, "name", get(w, "hypercalls"), get(g, "hypercalls"), NULL);
 }
 
@@ -409,7 +422,7 @@ static void cmp_domain(struct cmp *c, const char *path, const struct jv *w,
 {
     char p[600];
 
-    snprintf(p, sizeof(p), "%s.vcpus", path);
+    path_fmt(p, sizeof(p), "%s.vcpus", path);
     cmp_list(c, p, "id", get(w, "vcpus"), get(g, "vcpus"), cmp_vcpu);
 }
 
