@@ -37,6 +37,13 @@ PY
 done
 echo "$n traces"
 
+# Beside a timeline, --slowest and one thread: the same rows.
+f=tests/fixtures/x86/x86-qemu-xen417-pvh-svm.xentrace
+$XA --exits="$TMP/r.csv" "$f" 2> /dev/null
+$XA -s --slowest=2 --perfetto="$TMP/t.pf" --threads=1 --exits="$TMP/p.csv" "$f" \
+    > /dev/null 2>&1
+cmp "$TMP/r.csv" "$TMP/p.csv" || { echo "--exits beside others: other rows"; exit 1; }
+
 # A window and a selection apply to the rows as to the summary.
 for f in tests/fixtures/arm64/arm64-xen420-credit2-dom0-domu.xentrace \
          tests/fixtures/x86/x86-qemu-xen417-pvh-svm.xentrace; do
