@@ -35,7 +35,18 @@ struct xa_model_opts {
      */
     bool eip_list;
     unsigned int eip_vector;
+    /*
+     * Bytes the model's keyed tables may take (0: XA_MODEL_BUDGET, 1 GiB):
+     * new breakdown keys, exit codes, wake-to-halt vectors, pCPU stays
+     * and counters are charged, each statistic at its most (15.6 KiB);
+     * past it they fold into the table's "other" row or are not tracked,
+     * each counted as MEMORY_BUDGET.  Domains, vCPUs and pCPUs are
+     * bounded by number, not by the budget.
+     */
+    uint64_t memory_budget;
 };
+
+#define XA_MODEL_BUDGET (1ull << 30)
 
 /* What a first look at a trace tells (see xa_trace_peek()). */
 struct xa_trace_hints {

@@ -92,7 +92,7 @@ struct xa_sum_sub {
 /*
  * The exit code of the model's "other codes" row: codes above every
  * architecture's range (0x500 and up) beyond the first 256 distinct ones
- * of a vCPU, folded (LIMIT_KEYS).
+ * of a vCPU (LIMIT_KEYS) or past the memory budget (MEMORY_BUDGET), folded.
  */
 #define XA_SUM_EXIT_OTHER 0xfffffffeu
 

@@ -37,6 +37,7 @@ struct cli_opts {
     bool exits_jsonl;               /* --exits-format=jsonl */
     enum xa_sum_sort sort;          /* --sort */
     unsigned int top;               /* --top; 0: every sub-row */
+    unsigned int memory_budget_mb;  /* --memory-budget; 0: the default */
     unsigned int slowest;           /* --slowest=N; 0: none */
     bool slowest_per_reason;
     unsigned int threads;           /* --threads=N; 0: the CPUs present */

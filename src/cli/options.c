@@ -186,6 +186,15 @@ static int h_top(struct cli_opts *o, const struct cli_option *opt,
     return 0;
 }
 
+static int h_memory_budget(struct cli_opts *o, const struct cli_option *opt,
+                           const char *arg)
+{
+    if ( parse_uint(arg, 1u << 24, &o->memory_budget_mb) ||
+         !o->memory_budget_mb )
+        return bad_arg(opt, arg, "a number of MiB, 1 to 16777216");
+    return 0;
+}
+
 static int h_slowest(struct cli_opts *o, const struct cli_option *opt,
                      const char *arg)
 {
@@ -570,6 +579,10 @@ const struct cli_option cli_options[] = {
       "every I/O port's row under I/O exits (as --top=0)", h_enumerate, 0 },
     { "with-mmio-enumeration", 0, NOARG, CLI_G_SUMMARY,
       "every MMIO address's row (as --top=0)", h_enumerate, 0 },
+    { "memory-budget", 0, CLI_ARG_REQ, "MB", CLI_G_SUMMARY,
+      "bytes the model's tables may take (default 1024 MiB);\n"
+      "past it new keys fold into 'other' (MEMORY_BUDGET)",
+      h_memory_budget, 0 },
     { "with-interrupt-eip-enumeration", 0, CLI_ARG_REQ, "VECTOR",
       CLI_G_SUMMARY, "text: each domain's guest addresses that external\n"
       "interrupts of VECTOR found (x86 HVM)", h_eip_list, 0 },

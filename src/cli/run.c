@@ -302,9 +302,11 @@ int cli_run(const struct cli_opts *o)
     struct xa_slowest *slowest = NULL;
     struct xa_exits *exits = NULL;
     struct xa_out ex_out;
-    struct xa_model_opts mopts = { .hvm_mode = o->hvm_mode,
-                                   .eip_list = o->eip_list,
-                                   .eip_vector = o->eip_vector };
+    struct xa_model_opts mopts = {
+        .hvm_mode = o->hvm_mode, .eip_list = o->eip_list,
+        .eip_vector = o->eip_vector,
+        .memory_budget = (uint64_t)o->memory_budget_mb << 20,
+    };
     struct xa_trace_hints hints = { .hvm_mode = XA_HVM_VMX };
     struct xa_symbols *symbols = NULL;
     struct xa_out out, err;

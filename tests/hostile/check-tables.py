@@ -11,7 +11,7 @@ capped, never searched linearly, and their indexes cannot wrap.
   rest one 'other codes' row (code 0xfffffffe) counted as LIMIT_KEYS:
   HLT has its 1,000, other 69,744.
 - 5,000 distinct PV hypercalls, 5,000 distinct PV event ids: 1,024 keys
-  per vCPU, the rest under 'other (LIMIT_KEYS)' (before: every key, a
+  per vCPU, the rest under 'other (capped)' (before: every key, a
   linear search per record: 200k hypercalls took 5.4 s).
 - 4,096 blocked vCPUs and 20 lost-records records: each record visited
   every vCPU and put the lost ones in the lost state again (8,000 with
@@ -69,7 +69,7 @@ for name, key in (('pv-hypercalls', 'hypercalls'), ('pv-events',
                                                     'pv_events')):
     j = both(name, 5000)
     rows = vcpu(j, 1, 0).get(key, [])
-    other = [r for r in rows if r['name'] == 'other (LIMIT_KEYS)']
+    other = [r for r in rows if r['name'] == 'other (capped)']
     total = sum(r['count'] for r in rows)
     c.ok(len(rows) == 1025 and total == 5000 and other and
          other[0]['count'] == 5000 - 1024,

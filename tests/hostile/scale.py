@@ -8,10 +8,8 @@ mapped pages count in the RSS; $XA).  Prints a Markdown table.
 
 --quick: the smallest two sizes only."""
 import os
-import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 import hostile as H      # noqa: E402
@@ -42,26 +40,6 @@ def human(n):
         n /= 1024.0
 
 
-def measure(args, path):
-    """Wall seconds, peak RSS (KB) and status of one run.  Through
-    /usr/bin/time when there is one: a child forked from this Python
-    process would count its pages in the peak (ru_maxrss keeps the
-    high-water mark from before exec)."""
-    if os.path.exists('/usr/bin/time'):
-        with tempfile.TemporaryFile() as err:
-            t0 = time.monotonic()
-            rc = subprocess.call(['/usr/bin/time', '-f', '@@ %M',
-                                  xarun.XA] + args + [path],
-                                 stdout=subprocess.DEVNULL, stderr=err)
-            secs = time.monotonic() - t0
-            err.seek(0)
-            lines = [l for l in err.read().decode(errors='replace')
-                     .splitlines() if l.startswith('@@ ')]
-            return secs, int(lines[-1].split()[1]) if lines else 0, rc
-    r = xarun.run(args, path, timeout=600, keep_out=False)
-    return r.secs, r.rss_kb, r.rc
-
-
 def main(argv):
     quick = '--quick' in argv
     tmp = tempfile.mkdtemp()
@@ -72,7 +50,7 @@ def main(argv):
             p = os.path.join(tmp, name)
             H.write_attack(name, n, p)
             size = os.path.getsize(p)
-            secs, rss_kb, rc = measure(args, p)
+            secs, rss_kb, rc = xarun.measure(args, p)
             os.unlink(p)
             st = '' if rc in (0, 2) else ' (status %d)' % rc
             print('| %s | %d | %s | %.2f%s | %s |' %

@@ -91,6 +91,30 @@ def run(args, trace=None, pipe=False, timeout=60, feed=None, xa=None,
                secs)
 
 
+def measure(args, path, timeout=600):
+    """Wall seconds, peak RSS (KB) and status of one run from the file.
+    Through /usr/bin/time when there is one: a child forked from this
+    Python process counts its pages in its peak (ru_maxrss keeps the
+    high-water mark from before exec)."""
+    if not os.path.exists('/usr/bin/time'):
+        r = run(args, path, timeout=timeout, keep_out=False)
+        return r.secs, r.rss_kb, r.rc
+    with tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        try:
+            rc = subprocess.call(['/usr/bin/time', '-f', '@@ %M', XA] +
+                                 list(args) + [path],
+                                 stdout=subprocess.DEVNULL, stderr=err,
+                                 timeout=timeout)
+        except subprocess.TimeoutExpired:
+            rc = 124
+        secs = time.monotonic() - t0
+        err.seek(0)
+        lines = [l for l in err.read().decode(errors='replace')
+                 .splitlines() if l.startswith('@@ ')]
+        return secs, int(lines[-1].split()[1]) if lines else 0, rc
+
+
 def count(trace, pipe=False, args=()):
     """--count as a dict (numbers), 'skipped' a dict by anomaly kind."""
     r = run(['--count'] + list(args), trace, pipe)

@@ -211,7 +211,7 @@ void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
         return;
     if ( (ev & 0x0ffff000) == XA_TRC_PV_ENTRY && low == 13 &&
          rec->nr_extra >= 1 )
-        rc = count_tab_add(&v->hypercalls, pv_hypercall_key(rec), 1);
+        rc = count_tab_add(m, &v->hypercalls, pv_hypercall_key(rec), 1);
     else if ( (ev & 0x0ffff000) == XA_TRC_PV_ENTRY && low == 1 )
     {
         /* v1: the guest's eip (two words when 64-bit), then the op. */
@@ -219,14 +219,15 @@ void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
 
         if ( rec->nr_extra <= w )
             return;     /* no op: a SHORT_RECORD (the catalog's minimum) */
-        rc = count_tab_add(&v->hypercalls, rec->extra[w] & 0xfffff, 1);
+        rc = count_tab_add(m, &v->hypercalls, rec->extra[w] & 0xfffff, 1);
     }
     else if ( (ev & 0x0ffff000) == XA_TRC_PV_SUBCALL && low == 14 &&
               rec->nr_extra >= 1 )
-        rc = count_tab_add(&v->hypercalls,
+        rc = count_tab_add(m, &v->hypercalls,
                            pv_hypercall_key(rec) | XA_PV_SUBCALL_BIT, 1);
     else
-        rc = count_tab_add(&v->pv_events, ev & ~(uint32_t)XA_TRC_64_FLAG, 1);
+        rc = count_tab_add(m, &v->pv_events, ev & ~(uint32_t)XA_TRC_64_FLAG,
+                           1);
     if ( rc > 0 )
         model_diag(m, XA_DIAG_LIMIT_KEYS, rec->offset, rec->cpu);
 }

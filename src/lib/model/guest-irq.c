@@ -21,6 +21,7 @@ void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
         model_diag(m, XA_DIAG_GIRQ_RANGE, rec->offset, rec->cpu);
         return;
     }
+    /* The counts (8 KiB a vCPU) are bounded by number; times, budgeted. */
     if ( !w && !(w = v->w2h = calloc(1, sizeof(*w))) )
         return;
     g = &w->vec[vec];
@@ -60,7 +61,7 @@ void girq_entry(struct vcpu *v, uint64_t tsc)
  * The vCPU halts (running to blocked): every started clock stops.  A
  * sample belongs to the window its clock starts in, cut at --to.
  */
-static void w2h_halt(const struct xa_model *m, const struct vcpu *v,
+static void w2h_halt(struct xa_model *m, const struct vcpu *v,
                      struct w2h *w, uint64_t tsc)
 {
     unsigned int i;
@@ -76,7 +77,8 @@ static void w2h_halt(const struct xa_model *m, const struct vcpu *v,
             !win_in(m, g->start_tsc) ? 0 : win_clip(m, g->start_tsc, tsc);
         if ( t && OBS(m, w2h) )
             m->obs.w2h(m->obs.arg, v->d->id, v->id, i, g->is_wake, tsc, t);
-        if ( t && !g->times )
+        if ( t && !g->times &&
+             model_charge(m, W2H_NR * STAT_COST, v->p ? v->p->id : 0) )
             g->times = calloc(W2H_NR, sizeof(*g->times));
         if ( t && g->times )
         {
@@ -102,7 +104,7 @@ static void w2h_halt(const struct xa_model *m, const struct vcpu *v,
  * "waking" until the vCPU enters the guest; a halt (running to blocked)
  * stops every started clock.
  */
-void girq_runstate(const struct xa_model *m, struct vcpu *v, int old_rs,
+void girq_runstate(struct xa_model *m, struct vcpu *v, int old_rs,
                    int new_rs, uint64_t tsc)
 {
     struct w2h *w = v->w2h;

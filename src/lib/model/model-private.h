@@ -249,6 +249,7 @@ struct xa_model {
     unsigned int nr_domains;
     unsigned int nr_vcpus_all;      /* vCPUs in all domains */
     unsigned int lost_cpus;
+    uint64_t mem, mem_budget;       /* bytes charged (model_charge()) */
     /*
      * vCPUs a lost-records record may put in the lost state (neither
      * running, nor lost already, nor never seen): listed when they enter
@@ -304,6 +305,30 @@ static inline void model_diag(struct xa_model *m, enum xa_diag_kind kind,
         m->obs.anomaly(m->obs.arg, kind, cpu);
 }
 
+/*
+ * What a statistic may take at most: its fixed part and every histogram
+ * group (59 groups of 64 counters): the budget is charged that much for
+ * each, so that what it bounds holds whatever the values.
+ */
+#define STAT_COST (sizeof(struct xa_stat) + \
+                   XA_STAT_GROUPS * XA_STAT_SUB * sizeof(uint32_t))
+
+/*
+ * Charges n bytes to the model's budget; false, with MEMORY_BUDGET
+ * counted, when they do not fit.
+ */
+static inline bool model_charge(struct xa_model *m, uint64_t n,
+                                unsigned int cpu)
+{
+    if ( m->mem + n > m->mem_budget )
+    {
+        model_diag(m, XA_DIAG_MEMORY_BUDGET, UINT64_MAX, cpu);
+        return false;
+    }
+    m->mem += n;
+    return true;
+}
+
 /* The length of [a, b) inside the window; 0 when none of it is. */
 static inline uint64_t win_clip(const struct xa_model *m, uint64_t a,
                                 uint64_t b)
@@ -349,7 +374,8 @@ static inline void model_exit_sub(struct vcpu *v, uint8_t kind, uint64_t val,
 struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
                               enum vcpu_type type);
 /* Adds n under key; returns XA_OK, XA_E_NOMEM, or 1: folded into other. */
-int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n);
+int count_tab_add(struct xa_model *m, struct count_tab *t, uint32_t key,
+                  uint64_t n);
 void count_tab_free(struct count_tab *t);
 
 /*
@@ -360,7 +386,7 @@ void count_tab_free(struct count_tab *t);
 void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
                  const struct xa_record *rec);
 void girq_entry(struct vcpu *v, uint64_t tsc);
-void girq_runstate(const struct xa_model *m, struct vcpu *v, int old_rs,
+void girq_runstate(struct xa_model *m, struct vcpu *v, int old_rs,
                    int new_rs, uint64_t tsc);
 void girq_reset(struct vcpu *v);
 void girq_free(struct vcpu *v);

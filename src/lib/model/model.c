@@ -56,6 +56,8 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
         break;
     }
     memset(m->seen_ids, 0xff, sizeof(m->seen_ids));
+    m->mem_budget = m->opts.memory_budget ? m->opts.memory_budget
+                                          : XA_MODEL_BUDGET;
     m->win_hi = UINT64_MAX;
     xa_filter_init(&m->filter);
     *out = m;
@@ -139,7 +141,8 @@ void xa_model_free(struct xa_model *m)
     free(m);
 }
 
-int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n)
+int count_tab_add(struct xa_model *m, struct count_tab *t, uint32_t key,
+                  uint64_t n)
 {
     struct xa_idx_ent *e;
     uint32_t h;
@@ -160,6 +163,10 @@ int count_tab_add(struct count_tab *t, uint32_t key, uint64_t n)
             t->counts[e->val - 1] += n;
             return folded;
         }
+    if ( key != COUNT_KEY_OTHER &&
+         !model_charge(m, sizeof(uint32_t) + sizeof(uint64_t) +
+                       2 * sizeof(struct xa_idx_ent), 0) )
+        return count_tab_add(m, t, COUNT_KEY_OTHER, n) < 0 ? XA_E_NOMEM : 0;
     if ( t->nr == t->cap )
     {
         unsigned int cap = t->cap ? t->cap * 2 : 8;
@@ -230,6 +237,7 @@ struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
     v = d->vcpus[vid];
     if ( v )
         return v;
+    /* vCPUs are bounded by number (their fixed part), not the budget. */
     if ( m->nr_vcpus_all >= MODEL_VCPUS_MAX )
         return NULL;
     v = calloc(1, sizeof(*v));
@@ -438,7 +446,7 @@ static void vcpu_prev_update(struct xa_model *m, struct pcpu *p,
  * trace ends): the stay counts for that pCPU.  (Upstream counts it for the
  * pCPU it moves to.)
  */
-static void stay_end(const struct xa_model *m, struct vcpu *v, uint64_t tsc)
+static void stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
 {
     struct stay *s = NULL;
     struct xa_idx_ent *h;
@@ -459,6 +467,9 @@ static void stay_end(const struct xa_model *m, struct vcpu *v, uint64_t tsc)
           h = s ? h : xa_idx_next(&v->stay_idx, h) )
         if ( h->hash == hv && v->stays[h->val - 1].cpu == v->p->id )
             s = &v->stays[h->val - 1];
+    if ( !s && !model_charge(m, sizeof(*s) + STAT_COST +
+                                2 * sizeof(struct xa_idx_ent), v->p->id) )
+        return;     /* counted in stay_all only */
     if ( !s )
     {
         if ( v->nr_stays == v->cap_stays )
@@ -729,6 +740,7 @@ static struct exit_slot *exit_slot_get(struct xa_model *m, struct vcpu *v,
 
     if ( !t )
     {
+        /* Per vCPU, with its other rows: bounded by number. */
         t = v->exits = calloc(1, sizeof(*t));
         if ( !t )
             return NULL;
@@ -757,6 +769,11 @@ static struct exit_slot *exit_slot_get(struct xa_model *m, struct vcpu *v,
                 return &t->slots[h->val - 1];
     }
 
+    /* A new code: the budget's, or the other row's. */
+    if ( code != XA_SUM_EXIT_OTHER &&
+         !model_charge(m, sizeof(struct exit_slot) + STAT_COST +
+                       2 * sizeof(struct xa_idx_ent), v->p ? v->p->id : 0) )
+        return exit_slot_get(m, v, XA_SUM_EXIT_OTHER);
     if ( t->nr == t->cap )
     {
         unsigned int cap = t->cap ? t->cap * 2 : 8;
@@ -782,7 +799,8 @@ static struct exit_slot *exit_slot_get(struct xa_model *m, struct vcpu *v,
     return &t->slots[t->nr++];
 }
 
-static struct sub_slot *sub_slot_get(struct exit_slot *e, uint8_t kind,
+static struct sub_slot *sub_slot_get(struct xa_model *m,
+                                     struct exit_slot *e, uint8_t kind,
                                      uint64_t val)
 {
     unsigned int i;
@@ -797,7 +815,10 @@ static struct sub_slot *sub_slot_get(struct exit_slot *e, uint8_t kind,
             return &e->subs[i];
         }
     if ( e->nr_subs >= SUBS_MAX && kind != XA_SUB_OTHER )
-        return sub_slot_get(e, XA_SUB_OTHER, 0);
+        return sub_slot_get(m, e, XA_SUB_OTHER, 0);
+    if ( kind != XA_SUB_OTHER &&
+         !model_charge(m, sizeof(struct sub_slot) + STAT_COST, 0) )
+        return sub_slot_get(m, e, XA_SUB_OTHER, 0);
     if ( e->nr_subs == e->cap_subs )
     {
         unsigned int cap = e->cap_subs ? e->cap_subs * 2 : 4;
@@ -883,7 +904,7 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc,
     xa_stat_add(&e->st, c);
     if ( v->sub_kind )
     {
-        struct sub_slot *s = sub_slot_get(e, v->sub_kind, v->sub_val);
+        struct sub_slot *s = sub_slot_get(m, e, v->sub_kind, v->sub_val);
 
         if ( s )
             xa_stat_add(&s->st, c);

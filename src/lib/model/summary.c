@@ -203,7 +203,7 @@ static const char *exit_name(const struct xa_model *m, enum vcpu_type type,
 
     *owned = NULL;
     if ( code == XA_SUM_EXIT_OTHER )
-        return "other codes (LIMIT_KEYS)";
+        return "other codes (capped)";
     name = xa_exit_name((enum xa_vcpu_kind)type, m->fmt.hvm_mode, code);
     if ( name )
         return name;
@@ -280,7 +280,7 @@ static int build_counts(const struct count_tab *t, enum count_kind kind,
             c = &(*out)[(*nr)++];
             c->id = k;
             c->count = t->counts[j];
-            if ( !(c->name = xstrdup("other (LIMIT_KEYS)")) )
+            if ( !(c->name = xstrdup("other (capped)")) )
                 goto nomem;
             continue;
         }
