@@ -76,9 +76,11 @@ XA_API void xa_diff_free(struct xa_diff *d);
  * Fills what diff compares: the clock rate, the span (the window's when
  * there is one), and per domain its id, kind and all-vCPU exits, sub-keys
  * and runstates.  Each statistic has its exact count, cycles, min and
- * max, and a histogram rebuilt from its percentiles, which xa_stat_pct()
- * gives back exactly (merged with others, as --guests does, percentiles
- * are estimates).  Returns XA_OK, XA_E_INVAL or XA_E_NOMEM.
+ * max, and its histogram: the summary's own ("hist", layout
+ * log-linear-64/1), else one rebuilt from its percentiles, which
+ * xa_stat_pct() gives back exactly (merged with others, as --guests does,
+ * percentiles are then estimates).  Returns XA_OK, XA_E_INVAL or
+ * XA_E_NOMEM.
  */
 XA_API int xa_summary_from_json(const char *text, size_t len,
                                 const struct xa_summary **out, char *why,

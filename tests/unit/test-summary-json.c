@@ -16,6 +16,9 @@
 
 #define next tap_rand
 
+static bool with_hist;
+static int hist_text(char *b, size_t n, const struct xa_stat *st);
+
 /* STATS as summary-json.c writes them. */
 static int stats_text(char *b, size_t n, const struct xa_stat *st)
 {
@@ -32,25 +35,49 @@ static int stats_text(char *b, size_t n, const struct xa_stat *st)
         k += snprintf(b + k, n - (size_t)k, ",\"%s\":%llu",
                       xa_stat_pct_names[i],
                       (unsigned long long)xa_stat_pct(st, xa_stat_pcts[i]));
+    if ( with_hist )
+        k += hist_text(b + k, n - (size_t)k, st);
     return k;
 }
 
-static char doc[8192];
+static char doc[1 << 17];
+
+/* ,"hist":[k0,n0,d1,n1...] as docs/summary-json.md lays it out. */
+static int hist_text(char *b, size_t n, const struct xa_stat *st)
+{
+    int k = snprintf(b, n, ",\"hist\":[");
+    unsigned int g, j, last = 0;
+    bool first = true;
+
+    for ( g = 0; g < XA_STAT_GROUPS; g++ )
+        for ( j = 0; st->groups[g] && j < XA_STAT_SUB; j++ )
+            if ( st->groups[g][j] )
+            {
+                unsigned int idx = g * XA_STAT_SUB + j;
+
+                k += snprintf(b + k, n - (size_t)k, "%s%u,%u",
+                              first ? "" : ",", idx - last,
+                              st->groups[g][j]);
+                last = idx;
+                first = false;
+            }
+    return k + snprintf(b + k, n - (size_t)k, "]");
+}
 
 static int make_doc(const struct xa_stat *st, const struct xa_stat *sub)
 {
-    char a[512], b[512];
+    static char a[32768], b[32768];
 
     stats_text(a, sizeof(a), st);
     stats_text(b, sizeof(b), sub);
     return snprintf(doc, sizeof(doc),
-        "{\"schema\": \"xenalyze.summary/1\", \"trace\": {\"cpu_hz\": "
+        "{\"schema\": \"xenalyze.summary/1\", %s\"trace\": {\"cpu_hz\": "
         "2400000000, \"first_tsc\": 1000, \"last_tsc\": 2400001000, "
         "\"arch\": \"x86-vmx\"}, \"domains\": [{\"id\": 7, \"kind\": "
         "\"hvm\", \"all_vcpus\": {\"runstates\": {\"running\": {%s}}, "
         "\"exits\": [{\"reason\": \"HLT\", \"code\": 12, %s, \"sub\": "
         "[{\"key\": \"io:0x0070:w\", %s}]}]}, \"vcpus\": [{\"id\": 0}]}]}",
-        b, a, b);
+        with_hist ? "\"histograms\": \"log-linear-64/1\", " : "", b, a, b);
 }
 
 static void roundtrip(void)
@@ -173,9 +200,66 @@ static void damaged(void)
     xa_stat_dispose(&st);
 }
 
+/* With "hist": merged statistics have the merged originals' percentiles. */
+static void merged(void)
+{
+    struct xa_stat x[2], m, lm;
+    const struct xa_summary *s[2] = { NULL, NULL };
+    unsigned int t, i, bad = 0;
+    char why[200];
+
+    with_hist = true;
+    for ( t = 0; t < 50; t++ )
+    {
+        xa_stat_init(&m);
+        xa_stat_init(&lm);
+        for ( i = 0; i < 2; i++ )
+        {
+            unsigned int j, n = 1 + (unsigned int)(next() % 3000);
+
+            xa_stat_init(&x[i]);
+            for ( j = 0; j < n; j++ )
+                xa_stat_add(&x[i], next() >> (30 + i * 8));
+            make_doc(&x[i], &x[i]);
+            if ( xa_summary_from_json(doc, strlen(doc), &s[i], why,
+                                      sizeof(why)) )
+            {
+                tap_ok(false, "with hist: %s", why);
+                return;
+            }
+            xa_stat_merge(&m, &x[i]);
+            xa_stat_merge(&lm, s[i]->domains[0].all->exits[0].st);
+        }
+        for ( i = 0; i < XA_STAT_NR_PCT; i++ )
+            bad += xa_stat_pct(&m, xa_stat_pcts[i]) !=
+                   xa_stat_pct(&lm, xa_stat_pcts[i]);
+        bad += m.count != lm.count || m.cycles != lm.cycles;
+        for ( i = 0; i < 2; i++ )
+        {
+            xa_summary_json_free(s[i]);
+            xa_stat_dispose(&x[i]);
+        }
+        xa_stat_dispose(&m);
+        xa_stat_dispose(&lm);
+    }
+    TAP_EQ(bad, 0, "50 pairs with hist: the merge's percentiles exact");
+    /* A hist that does not add up is refused. */
+    xa_stat_init(&m);
+    xa_stat_add(&m, 5);
+    xa_stat_add(&m, 500);
+    make_doc(&m, &m);
+    memcpy(strstr(doc, "\"hist\":[5,1"), "\"hist\":[5,2", 11);
+    TAP_EQ(xa_summary_from_json(doc, strlen(doc), &s[0], why, sizeof(why)),
+           XA_E_INVAL, "a hist beyond its count refused");
+    tap_ok(strstr(why, "hist") != NULL, "says so: %s", why);
+    xa_stat_dispose(&m);
+    with_hist = false;
+}
+
 int main(void)
 {
     roundtrip();
+    merged();
     fields();
     damaged();
     return tap_done();

@@ -4,7 +4,8 @@
  * the part of a struct xa_summary that diff compares: the clock, the span,
  * and per domain its all-vCPU exits, sub-keys and runstates.
  *
- * A statistic keeps its exact count, cycles, min and max; its histogram
+ * A statistic keeps its exact count, cycles, min and max, and its
+ * histogram when the summary carries it ("hist"); else the histogram
  * is rebuilt from the percentiles: the samples up to p5's nearest rank in
  * p5's bucket, the next ones up to p50's rank in p50's bucket, and so on,
  * the rest in max's.  xa_stat_pct() then gives back every percentile the
@@ -20,6 +21,7 @@
 struct loaded {
     struct xa_summary s;            /* first: the pointer handed out */
     struct xa_json *doc;
+    bool hist;                      /* "histograms": "log-linear-64/1" */
     void **allocs;
     unsigned int nr_allocs, cap_allocs;
     char *why;
@@ -59,6 +61,44 @@ static int bad(struct loaded *l, const char *what, const char *where)
     return XA_E_INVAL;
 }
 
+/*
+ * The histogram itself, where the summary carries it ("hist": [k0, n0,
+ * d1, n1, ...], bucket k = 64 g + b, stats.c's layout): exact, also
+ * merged.  1: none (or not usable), 0: read, < 0: an error.
+ */
+static int hist_load(struct loaded *l, const struct xa_json_value *v,
+                     struct xa_stat *st, const char *where)
+{
+    const struct xa_json_value *h = xa_json_get(v, "hist");
+    size_t i, n = xa_json_len(h);
+    uint64_t k = 0, total = 0;
+
+    if ( !l->hist || xa_json_type(h) != XA_JSON_ARRAY )
+        return 1;
+    if ( n % 2 )
+        return bad(l, "a hist of odd length", where);
+    for ( i = 0; i < n; i += 2 )
+    {
+        uint64_t d, c;
+        unsigned int g;
+
+        if ( !xa_json_u64(xa_json_at(h, i), &d) ||
+             !xa_json_u64(xa_json_at(h, i + 1), &c) ||
+             (i && !d) || d >= (uint64_t)XA_STAT_GROUPS * XA_STAT_SUB ||
+             (k += d) >= (uint64_t)XA_STAT_GROUPS * XA_STAT_SUB ||
+             c > UINT32_MAX || (total += c) > st->count )
+            return bad(l, "a hist out of its layout", where);
+        g = (unsigned int)(k / XA_STAT_SUB);
+        if ( !st->groups[g] &&
+             !(st->groups[g] = own_calloc(l, XA_STAT_SUB, sizeof(uint32_t))) )
+            return XA_E_NOMEM;
+        st->groups[g][k % XA_STAT_SUB] = (uint32_t)c;
+    }
+    if ( total != st->count )
+        return bad(l, "a hist that does not add up to its count", where);
+    return 0;
+}
+
 /* A statistic from its JSON object (STATS of docs/summary-json.md). */
 static int stat_load(struct loaded *l, const struct xa_json_value *v,
                      const struct xa_stat **out, const char *where)
@@ -66,6 +106,7 @@ static int stat_load(struct loaded *l, const struct xa_json_value *v,
     struct xa_stat *st = own_calloc(l, 1, sizeof(*st));
     uint64_t pct[XA_STAT_NR_PCT], placed = 0;
     unsigned int i, g;
+    int rc;
 
     if ( !st )
         return XA_E_NOMEM;
@@ -81,6 +122,8 @@ static int stat_load(struct loaded *l, const struct xa_json_value *v,
         return bad(l, "a count beyond 2^32", where);
     if ( !st->count )
         return XA_OK;
+    if ( (rc = hist_load(l, v, st, where)) <= 0 )
+        return rc;
     for ( i = 0; i < XA_STAT_NR_PCT; i++ )
         if ( !xa_json_u64(xa_json_get(v, xa_stat_pct_names[i]), &pct[i]) )
             return bad(l, "statistics without percentiles", where);
@@ -221,6 +264,8 @@ static int load(struct loaded *l)
     if ( !schema || strcmp(schema, "xenalyze.summary/1") )
         return bad(l, "not a xenalyze summary (schema xenalyze.summary/1)",
                    NULL);
+    schema = xa_json_get_str(root, "histograms");
+    l->hist = schema && !strcmp(schema, "log-linear-64/1");
     if ( !xa_json_u64(xa_json_get(trace, "cpu_hz"), &s->cpu_hz) ||
          !s->cpu_hz ||
          !xa_json_u64(xa_json_get(trace, "first_tsc"), &s->first_tsc) ||
