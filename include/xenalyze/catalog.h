@@ -58,6 +58,10 @@ XA_API void xa_catalog_free(struct xa_catalog *cat);
  */
 XA_API const struct xa_event_desc *
 xa_catalog_lookup(const struct xa_catalog *cat, uint32_t event);
+/* The same, with the length of its name (the dump writes it per record). */
+XA_API const struct xa_event_desc *
+xa_catalog_lookup_len(const struct xa_catalog *cat, uint32_t event,
+                      size_t *name_len);
 
 /* Every registered class, NULL-terminated. */
 XA_API const struct xa_class *const *xa_catalog_classes(void);
@@ -69,6 +73,11 @@ XA_API const struct xa_class *const *xa_catalog_classes(void);
 XA_API void xa_catalog_format(const struct xa_catalog *cat,
                               const struct xa_record *rec,
                               struct xa_out *o, const struct xa_fmt_ctx *ctx);
+/* The same with the record's descriptor already looked up (or NULL). */
+XA_API void xa_catalog_format_desc(const struct xa_event_desc *d,
+                                   const struct xa_record *rec,
+                                   struct xa_out *o,
+                                   const struct xa_fmt_ctx *ctx);
 
 /* Name lookups in a sorted xa_code_name table; NULL when absent. */
 XA_API const char *xa_code_name_find(const struct xa_code_name *tab,

@@ -4,11 +4,13 @@
  * built once and read without locks.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "catalog-private.h"
 
 struct xa_catalog {
     const struct xa_event_desc **slots;
+    uint16_t *name_len;                 /* beside each slot */
     unsigned int mask;
 };
 
@@ -59,7 +61,8 @@ int xa_catalog_new(struct xa_catalog **out)
     if ( !cat )
         return XA_E_NOMEM;
     cat->slots = calloc(size, sizeof(*cat->slots));
-    if ( !cat->slots )
+    cat->name_len = calloc(size, sizeof(*cat->name_len));
+    if ( !cat->slots || !cat->name_len )
     {
         rc = XA_E_NOMEM;
         goto out;
@@ -82,6 +85,7 @@ int xa_catalog_new(struct xa_catalog **out)
                 h = (h + 1) & cat->mask;
             }
             cat->slots[h] = d;
+            cat->name_len[h] = (uint16_t)strnlen(d->name, UINT16_MAX);
         }
     *out = cat;
     return XA_OK;
@@ -96,11 +100,12 @@ void xa_catalog_free(struct xa_catalog *cat)
     if ( !cat )
         return;
     free(cat->slots);
+    free(cat->name_len);
     free(cat);
 }
 
-const struct xa_event_desc *xa_catalog_lookup(const struct xa_catalog *cat,
-                                              uint32_t event)
+/* The slot of an event's descriptor, or -1. */
+static inline int find_slot(const struct xa_catalog *cat, uint32_t event)
 {
     uint32_t id = canonical_id(event);
     unsigned int h = hash_id(id, cat->mask);
@@ -109,22 +114,47 @@ const struct xa_event_desc *xa_catalog_lookup(const struct xa_catalog *cat,
     while ( (d = cat->slots[h]) )
     {
         if ( d->id == id )
-            return d;
+            return (int)h;
         h = (h + 1) & cat->mask;
     }
-    return NULL;
+    return -1;
+}
+
+const struct xa_event_desc *xa_catalog_lookup(const struct xa_catalog *cat,
+                                              uint32_t event)
+{
+    int h = find_slot(cat, event);
+
+    return h < 0 ? NULL : cat->slots[h];
+}
+
+const struct xa_event_desc *
+xa_catalog_lookup_len(const struct xa_catalog *cat, uint32_t event,
+                      size_t *name_len)
+{
+    int h = find_slot(cat, event);
+
+    if ( h < 0 )
+        return NULL;
+    *name_len = cat->name_len[h];
+    return cat->slots[h];
+}
+
+void xa_catalog_format_desc(const struct xa_event_desc *d,
+                            const struct xa_record *rec, struct xa_out *o,
+                            const struct xa_fmt_ctx *ctx)
+{
+    if ( d && d->format && rec->nr_extra >= d->min_extra )
+        d->format(rec, o, ctx);
+    else
+        xa_fmt_raw(rec, o);
 }
 
 void xa_catalog_format(const struct xa_catalog *cat,
                        const struct xa_record *rec, struct xa_out *o,
                        const struct xa_fmt_ctx *ctx)
 {
-    const struct xa_event_desc *d = xa_catalog_lookup(cat, rec->event);
-
-    if ( d && d->format && rec->nr_extra >= d->min_extra )
-        d->format(rec, o, ctx);
-    else
-        xa_fmt_raw(rec, o);
+    xa_catalog_format_desc(xa_catalog_lookup(cat, rec->event), rec, o, ctx);
 }
 
 const char *xa_code_name_find(const struct xa_code_name *tab, unsigned int n,

@@ -99,10 +99,11 @@ void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
                        struct xa_out *o)
 {
     const struct xa_event_desc *desc;
+    size_t name_len = 0;
 
     if ( !xa_dump_advance(d, rec) )
         return;
-    desc = xa_catalog_lookup(d->cat, rec->event);
+    desc = xa_catalog_lookup_len(d->cat, rec->event, &name_len);
     if ( d->show_tsc )
     {
         xa_out_u64w(o, rec->tsc, 20);
@@ -123,7 +124,7 @@ void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
     xa_out_char(o, ' ');
     if ( desc )
     {
-        xa_out_str(o, desc->name);
+        xa_out_mem(o, desc->name, name_len);
         if ( rec->nr_extra < desc->min_extra )
             xa_out_str(o, " [short]");
     }
@@ -133,7 +134,7 @@ void xa_dump_record_as(struct xa_dump *d, const struct xa_record *rec,
         xa_out_hexw(o, rec->event, 8);
         xa_out_char(o, ')');
     }
-    xa_catalog_format(d->cat, rec, o, fmt);
+    xa_catalog_format_desc(desc, rec, o, fmt);
     if ( d->symbols )
     {
         uint64_t rip, off;
