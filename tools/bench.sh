@@ -98,7 +98,7 @@ header() {
 
 for f in "$big" "$syn"; do
     [ -f "$f" ] || continue
-    size=$(stat -c %s "$f")
+    size=$(stat -L -c %s "$f")
     recs=$("$XA" --count "$f" 2>/dev/null | awk '/^records/ {print $2}')
     echo
     echo "== $f: $((size / 1000000)) MB, $recs records;" \

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # --threads=N changes nothing but the speed: the summary (text and JSON),
-# the plots and interval tables, and the dump (whole, windowed, filtered
-# by domain) of every real trace, the fixtures, the damaged inputs and a
+# the plots and interval tables, the exit rows (--exits), and the dump
+# (whole, windowed, filtered by domain) of every real trace, the fixtures, the damaged inputs and a
 # synthesized host are byte for byte those of --threads=1, with the
 # batches at their default size and forced small (--slice=N: a batch of
 # the merge, and a job of the dump's formatting threads, ends every N
@@ -26,6 +26,7 @@ for t in $traces; do
     for mode in "--cpu-hz=2.4G" \
                 "--cpu-hz=2.4G --format=json" \
                 "--cpu-hz=2.4G --scatterplot-runstate --scatterplot-pcpu --interval-domain-total-time-all -s" \
+                "--exits=-" \
                 "--dump-all --show-tsc" \
                 "--dump-all --cpu-hz=1G --from=0.001 --to=0.02" \
                 "--dump-all --domain=0"; do
@@ -49,7 +50,7 @@ for t in $traces; do
         done
         # Standard input: the summaries (the dump of a file takes hints
         # from a first look at it, which a stream cannot give).
-        if [ $i -le 3 ]; then
+        if [ $i -le 4 ]; then
             # shellcheck disable=SC2086
             $XA --threads=2 --slice=5 $mode - < "$t" > "$TMP/got" 2> /dev/null
             n=$((n + 1))
