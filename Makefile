@@ -54,13 +54,36 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_UTIL := $(BUILD)/tests/unit/tap.o
 LIBA := $(BUILD)/libxenalyze.a
 SHLIB := $(BUILD)/libxenalyze.so.$(VERSION)
-LIB_LIBS := -lm -pthread
+# Compressed input: zlib, liblzma and libzstd when their headers are there
+# (ZLIB=0, LZMA=0, ZSTD=0: build without; the reader then says how to read
+# such a file).
+have_hdr = $(shell echo '\#include <$(1)>' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+ZLIB     ?= $(call have_hdr,zlib.h)
+LZMA     ?= $(call have_hdr,lzma.h)
+ZSTD     ?= $(call have_hdr,zstd.h)
+COMP_DEFS := $(if $(filter 1,$(ZLIB)),-DHAVE_ZLIB) \
+             $(if $(filter 1,$(LZMA)),-DHAVE_LZMA) \
+             $(if $(filter 1,$(ZSTD)),-DHAVE_ZSTD)
+COMP_LIBS := $(if $(filter 1,$(ZLIB)),-lz) $(if $(filter 1,$(LZMA)),-llzma) \
+             $(if $(filter 1,$(ZSTD)),-lzstd)
+LIB_LIBS := -lm -pthread $(strip $(COMP_LIBS))
 
 all: $(BUILD)/xenalyze $(if $(SYN_SRCS),$(BUILD)/xentrace-synth) $(SHLIB)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(XCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/src/lib/reader/source.o: XCFLAGS += $(COMP_DEFS)
+
+# The byte sources without any decompressor: what a build without zlib,
+# liblzma and libzstd says (tests/unit/test-nolib.c).
+$(BUILD)/tests/source-nolib.o: src/lib/reader/source.c
+	@mkdir -p $(dir $@)
+	$(CC) $(XCFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/tests/test-nolib: $(BUILD)/tests/unit/test-nolib.o \
+		$(BUILD)/tests/source-nolib.o $(TEST_UTIL) $(LIBA)
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ $(LIB_LIBS)
 
 $(LIBA): $(LIB_OBJS)
 	@rm -f $@
@@ -74,21 +97,21 @@ $(SHLIB): $(LIB_OBJS)
 	ln -sf libxenalyze.so.$(SOVERSION) $(BUILD)/libxenalyze.so
 
 $(BUILD)/xenalyze: $(CLI_OBJS) $(LIBA)
-	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ $(LIB_LIBS)
 
 $(BUILD)/xentrace-synth: $(SYN_OBJS) $(LIBA)
-	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ $(LIB_LIBS)
 
 $(BUILD)/trace-repeat $(BUILD)/bare-walk: $(BUILD)/%: tools/bench/%.c
 	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^
 
 $(BUILD)/tests/test-%: $(BUILD)/tests/unit/test-%.o $(TEST_UTIL) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ $(LIB_LIBS)
 
 $(BUILD)/tests/fuzz-replay: $(BUILD)/tests/fuzz/fuzz-reader.o \
 		$(BUILD)/tests/fuzz/replay.o $(LIBA)
-	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ $(LIB_LIBS)
 
 # make check: unit tests, golden tests, bad-input tests, fuzz corpus replay.
 check: all $(UNIT_BINS) $(BUILD)/tests/fuzz-replay
@@ -105,7 +128,7 @@ fuzz:
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
 	  -Iinclude -Isrc/lib -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=all \
-	  -o build-fuzz/fuzz-reader tests/fuzz/fuzz-reader.c $(LIB_SRCS) -lm -pthread
+	  -o build-fuzz/fuzz-reader tests/fuzz/fuzz-reader.c $(LIB_SRCS) $(COMP_DEFS) $(LIB_LIBS)
 	python3 tests/tools/trace-mangle.py synth build-fuzz/corpus
 	python3 tests/hostile/hostile.py seeds build-fuzz/corpus $(FUZZ_MAX_LEN)
 	$(if $(wildcard $(SHARED)/traces/*.xentrace),python3 \

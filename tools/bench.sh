@@ -161,3 +161,35 @@ for f in "$big" "$syn"; do
         done
     fi
 done
+
+# Compressed input: the big trace as zstd -3 and gzip -6 files, read
+# directly (streamed through the reader's decoder, same read-ahead bound)
+# beside the plain file and a zstdcat pipe.
+if [ -f "$big" ]; then
+    rm -f "$B/jobs"
+    job plain "$XA --cpu-hz=2.4G '$big'"
+    for fmt in zstd gzip xz; do
+        command -v $fmt >/dev/null 2>&1 || continue
+        case $fmt in zstd) ext=zst lvl=-3 ;; gzip) ext=gz lvl=-6 ;; xz) ext=xz lvl=-1 ;; esac
+        [ "$fmt" = xz ] && [ -z "${BENCH_XZ:-}" ] && continue
+        c=$big.$ext
+        [ -f "$c" ] || { echo "making $c ($fmt $lvl)"; $fmt $lvl -c "$big" > "$c"; }
+        if ! "$XA" --count "$c" > /dev/null 2>&1; then
+            echo "$fmt: this xenalyze reads no $fmt files"
+            continue
+        fi
+        job "$ext" "$XA --cpu-hz=2.4G '$c'"
+        [ "$fmt" = zstd ] && job zstdcat "zstdcat '$c' | '$XA' --cpu-hz=2.4G -"
+    done
+    echo
+    echo "== compressed: $(ls -l "$big"* | awk '{printf "%s %d MB; ", $NF, $5 / 1000000}')"
+    echo
+    run_jobs
+    walk_cpu=$(med plain 2)
+    header
+    row "summary, plain file (CPU / walk: over this)" plain
+    row "summary, zstd -3 file" zst
+    row "summary, zstdcat | xenalyze -" zstdcat
+    row "summary, gzip -6 file" gz
+    row "summary, xz -1 file (BENCH_XZ=1)" xz
+fi

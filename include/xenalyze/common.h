@@ -32,7 +32,13 @@ extern "C" {
     XA_ERR(WRITE,   -4, "write error")                              \
     XA_ERR(INVAL,   -5, "invalid argument")                         \
     XA_ERR(NODATA,  -6, "no valid trace record in the input")       \
-    XA_ERR(RANGE,   -7, "value out of range")
+    XA_ERR(RANGE,   -7, "value out of range")                       \
+    XA_ERR(NOZLIB,  -8, "gzip-compressed, and libxenalyze was built "  \
+           "without zlib: zcat FILE | xenalyze -")                  \
+    XA_ERR(NOLZMA,  -9, "xz-compressed, and libxenalyze was built "    \
+           "without liblzma: xzcat FILE | xenalyze -")              \
+    XA_ERR(NOZSTD, -10, "zstd-compressed, and libxenalyze was built "  \
+           "without libzstd: zstdcat FILE | xenalyze -")
 
 enum xa_status {
     XA_OK = 0,

@@ -213,7 +213,8 @@ def check(path, hz):
 
 
 # Anomalies met where no record follows to place them, or drawn otherwise.
-NOT_DRAWN = {'LOST_RECORDS', 'TRUNCATED_TAIL', 'STREAM_LIMIT'}
+NOT_DRAWN = {'LOST_RECORDS', 'TRUNCATED_TAIL', 'STREAM_LIMIT',
+             'DAMAGED_COMPRESSED'}
 
 
 def check_anomalies(res, summary):

@@ -48,8 +48,7 @@ struct xa_reader {
     bool mapped;
     xa_read_fn *read;                       /* stream source, or NULL */
     void *read_arg;
-    int fd;                                 /* stream fd we read, or -1 */
-    bool owns_fd;
+    struct source *src;                     /* stream of an fd, or NULL */
     /* xa_reader_head() of a stream: its first bytes, read again. */
     uint8_t *head;
     size_t head_len, head_pos;

@@ -37,6 +37,7 @@
 #include <xenalyze/trace.h>
 
 #include "reader-private.h"
+#include "source.h"
 #include "util/util-private.h"
 
 #define HDR_SIZE 12u                        /* CPU-change record */
@@ -903,7 +904,6 @@ static struct xa_reader *reader_alloc(struct xa_diag *diag)
 
     if ( !rd )
         return NULL;
-    rd->fd = -1;
     rd->diag = diag;
     rd->lookahead_max = STREAM_LOOKAHEAD;
     return rd;
@@ -936,30 +936,36 @@ int xa_reader_open_source(xa_read_fn *read, void *arg, struct xa_diag *diag,
     return XA_OK;
 }
 
-static long fd_read(void *arg, void *buf, size_t n)
+/*
+ * Streams fd through a byte source (source.h): plain, or decompressed as
+ * its first bytes say.  owns: fd is closed with the reader (and on
+ * failure).
+ */
+static int open_stream(int fd, bool owns, struct xa_diag *diag,
+                       struct xa_reader **out)
 {
-    int fd = *(const int *)arg;
+    struct source *src;
+    int rc = source_open(fd, owns, diag, &src);
 
-    for ( ;; )
+    if ( rc )
     {
-        ssize_t r = read(fd, buf, n);
-
-        if ( r >= 0 )
-            return (long)r;
-        if ( errno != EINTR )
-            return XA_E_SYS(errno);
+        if ( owns )
+            close(fd);
+        return rc;
     }
+    rc = xa_reader_open_source(source_read, src, diag, out);
+    if ( rc )
+    {
+        source_free(src);
+        return rc;
+    }
+    (*out)->src = src;
+    return XA_OK;
 }
 
 int xa_reader_open_fd(int fd, struct xa_diag *diag, struct xa_reader **out)
 {
-    int rc = xa_reader_open_source(fd_read, NULL, diag, out);
-
-    if ( rc )
-        return rc;
-    (*out)->fd = fd;
-    (*out)->read_arg = &(*out)->fd;
-    return XA_OK;
+    return open_stream(fd, false, diag, out);
 }
 
 /* The stream after xa_reader_head(): the head's bytes, then the rest. */
@@ -1048,16 +1054,22 @@ int xa_reader_open(const char *path, struct xa_diag *diag,
         rc = XA_E_SYS(EISDIR);
         goto out;
     }
-    if ( !S_ISREG(st.st_mode) )
     {
-        /* A pipe or device: stream it; the reader now owns fd. */
-        rc = xa_reader_open_fd(fd, diag, out);
-        if ( rc == XA_OK )
+        uint8_t head[SOURCE_MAGIC_MAX];
+        ssize_t n = S_ISREG(st.st_mode) ? pread(fd, head, sizeof(head), 0)
+                                        : 0;
+
+        /*
+         * A pipe or device, or a compressed file: stream it (the reader
+         * now owns fd).
+         */
+        if ( !S_ISREG(st.st_mode) ||
+             (n > 0 && source_sniff(head, (size_t)n) != SOURCE_PLAIN) )
         {
-            (*out)->owns_fd = true;
+            rc = open_stream(fd, true, diag, out);
             fd = -1;
+            goto out;
         }
-        goto out;
     }
     if ( st.st_size > 0 )
     {
@@ -1119,8 +1131,7 @@ void xa_reader_free(struct xa_reader *rd)
     free(rd->rejoin);
     free(rd->sbuf);
     free(rd->head);
-    if ( rd->owns_fd )
-        close(rd->fd);
+    source_free(rd->src);
     if ( rd->mapped )
         munmap((void *)(uintptr_t)rd->mem, rd->size);
     free(rd);
