@@ -41,7 +41,7 @@ CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS     += -fsanitize=address,undefined
 BUILD       := $(if $(IS_CLANG),build-clang-san,build-san)
 endif
-XCFLAGS := $(CFLAGS_BASE) $(CFLAGS)
+XCFLAGS := $(CFLAGS_BASE) $(CPPFLAGS) $(CFLAGS)
 
 LIB_SRCS := $(sort $(wildcard src/lib/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -167,6 +167,12 @@ demo-synth: all
 	$(BUILD)/xentrace-synth -s examples/demo.scn -o $(BUILD)/demo.xentrace \
 	  -t $(BUILD)/demo.truth.json
 	$(BUILD)/xenalyze --summary $(BUILD)/demo.xentrace
+
+# The Debian packages, checked (tools/deb.sh): xenalyze, libxenalyze0,
+# libxenalyze-dev in $(BUILD)/deb.
+.PHONY: deb
+deb:
+	BUILD=$(BUILD) sh tools/deb.sh
 
 bench: all $(BUILD)/trace-repeat $(BUILD)/bare-walk
 	BUILD=$(BUILD) SHARED=$(SHARED) sh tools/bench.sh
