@@ -27,6 +27,14 @@ struct xa_filter {
     uint16_t domains[XA_FILTER_MAX_IDS];
     unsigned int nr_vcpus;          /* 0: every vCPU */
     struct xa_filter_vcpu vcpus[XA_FILTER_MAX_IDS];
+    /*
+     * The summary's window rule for what crosses its edges: false (cut,
+     * the default): an interval counts for its part inside, an exit where
+     * it begins, its time cut at the end; true (begin): an interval or an
+     * exit counts where it begins, whole, so that adjacent windows' merged
+     * summaries are the whole trace's (docs/summary-json.md).
+     */
+    bool whole;
 };
 
 /* No restriction: the whole trace, every domain and vCPU. */
@@ -60,7 +68,8 @@ XA_API bool xa_filter_vcpu(const struct xa_filter *f, unsigned int dom,
  * xa_filter_tsc_window - the window in timestamps
  * @first_tsc: the trace's first timestamp (time 0)
  * @hz: the clock rate
- * @lo, @hi: [lo, hi) in TSC units; hi is UINT64_MAX when open
+ * @lo, @hi: [lo, hi) in TSC units; hi is UINT64_MAX when open, lo 0 when
+ *          the window is from 0 (records before the first timestamp in)
  */
 XA_API void xa_filter_tsc_window(const struct xa_filter *f,
                                  uint64_t first_tsc, uint64_t hz,

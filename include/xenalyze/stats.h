@@ -40,6 +40,32 @@ XA_API int xa_stat_add(struct xa_stat *s, uint64_t cycles);
 XA_API int xa_stat_merge(struct xa_stat *dst, const struct xa_stat *src);
 /* The p-th percentile (0 < p <= 100), nearest rank; 0 when empty. */
 XA_API uint64_t xa_stat_pct(const struct xa_stat *s, double p);
+/*
+ * Buckets by one index, for writing a histogram out and reading it back
+ * (the JSON summary's "hist", xenalyze merge): bucket k < 64 holds the
+ * value k; bucket k = 64 g + b (g >= 1) holds [(64 + b) << (g - 1),
+ * (65 + b) << (g - 1)).
+ */
+#define XA_STAT_NR_BUCKETS (XA_STAT_GROUPS * XA_STAT_SUB)
+/* The name and version of that layout, as the JSON summary states it. */
+#define XA_STAT_HIST_FORMAT "log-linear-64/1"
+/*
+ * The first non-empty bucket at or after *k: XA_OK with *k and its
+ * count in *n, XA_E_RANGE when there is none.
+ */
+XA_API int xa_stat_bucket_next(const struct xa_stat *s, unsigned int *k,
+                               uint64_t *n);
+/* The bucket of a value, and the lowest value and width of a bucket. */
+XA_API unsigned int xa_stat_bucket_of(uint64_t v);
+XA_API void xa_stat_bucket_range(unsigned int k, uint64_t *lo,
+                                 uint64_t *width);
+/*
+ * Adds n samples to bucket k without touching count, cycles, min and max
+ * (the caller sets those): XA_OK, XA_E_RANGE (k too large, or a bucket
+ * would overflow its 32 bits), XA_E_NOMEM.
+ */
+XA_API int xa_stat_bucket_add(struct xa_stat *s, unsigned int k, uint64_t n);
+
 /* Mean, rounded down; 0 when empty. */
 static inline uint64_t xa_stat_mean(const struct xa_stat *s)
 {

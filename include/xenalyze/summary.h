@@ -188,6 +188,7 @@ XA_API int xa_sum_sort_parse(const char *s, enum xa_sum_sort *out);
 
 struct xa_sum_domain {
     unsigned int id;
+    const char *host;               /* merged by host: its host; else NULL */
     const char *kind;               /* "idle", "default", "dom0", "hvm",
                                        "pv", "arm", "guest" */
     const struct xa_stat *rs[XA_DRS_NR];
@@ -207,9 +208,22 @@ XA_API const char *xa_volume_name(unsigned int i);
 
 struct xa_sum_pcpu {
     unsigned int id;
+    const char *host;               /* merged by host: its host; else NULL */
     const struct xa_stat *running, *idle, *lost;
     uint64_t records;
     uint64_t volume[XA_NR_VOLUME];  /* bytes by class */
+};
+
+/* One input of a merged summary (xenalyze merge). */
+struct xa_sum_input {
+    const char *name;               /* the JSON summary's file */
+    const char *host;               /* NULL: not given */
+    uint64_t cpu_hz;
+    const char *cpu_hz_source;
+    const char *arch;
+    uint64_t records, first_tsc, last_tsc;
+    bool windowed, whole;           /* a --from/--to window; its rule */
+    uint64_t from_ns, to_ns;        /* to_ns UINT64_MAX: open */
 };
 
 struct xa_summary {
@@ -243,6 +257,20 @@ struct xa_summary {
     uint64_t span_first, span_last; /* the trace's timestamps inside */
     uint64_t from_ns, to_ns;        /* as given; to_ns UINT64_MAX: open */
     bool selected;
+    bool whole;                     /* --window-rule=begin */
+
+    /*
+     * A merged summary: its inputs, how domains were grouped ("domain",
+     * "host"), the unit of its times ("cycles" of cpu_hz, or "ns" when
+     * the inputs' rates differ), and every guest's exits together (the
+     * domains but idle and default, by exit reason and key).  NULL / 0
+     * for the summary of one trace.
+     */
+    const struct xa_sum_input *inputs;
+    unsigned int nr_inputs;
+    const char *group;
+    const char *unit;
+    struct xa_sum_vcpu *guests;
 
     /* x86 HVM: eip lists of this external-interrupt vector (model opts). */
     bool eip_list;

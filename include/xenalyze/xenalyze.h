@@ -27,5 +27,6 @@
 #include <xenalyze/json.h>
 #include <xenalyze/writer.h>
 #include <xenalyze/symbols.h>
+#include <xenalyze/sum-merge.h>
 
 #endif /* XA_XENALYZE_H */

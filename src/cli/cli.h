@@ -100,5 +100,7 @@ void cli_usage(FILE *f);
 int cli_run(const struct cli_opts *o);
 /* xenalyze diff A B (diff.c). */
 int cli_diff(int argc, char **argv);
+/* xenalyze merge A.json B.json ... (merge.c) */
+int cli_merge(int argc, char **argv);
 
 #endif /* XA_CLI_H */

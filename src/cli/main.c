@@ -66,6 +66,8 @@ int main(int argc, char **argv)
 
     if ( argc > 1 && !strcmp(argv[1], "diff") )
         return cli_diff(argc - 1, argv + 1);
+    if ( argc > 1 && !strcmp(argv[1], "merge") )
+        return cli_merge(argc - 1, argv + 1);
     cli_opts_init(&o);
     if ( build_getopt(&lopts, shorts, sizeof(shorts)) )
     {

@@ -142,6 +142,16 @@ static int h_time(struct cli_opts *o, const struct cli_option *opt,
     return 0;
 }
 
+static int h_window_rule(struct cli_opts *o, const struct cli_option *opt,
+                         const char *arg)
+{
+    if ( !strcmp(arg, "cut") || !strcmp(arg, "begin") )
+        o->filter.whole = arg[0] == 'b';
+    else
+        return bad_arg(opt, arg, "cut or begin");
+    return 0;
+}
+
 static int h_domain(struct cli_opts *o, const struct cli_option *opt,
                     const char *arg)
 {
@@ -552,6 +562,10 @@ const struct cli_option cli_options[] = {
       "(summary, plots and dump)", h_time, 0 },
     { "to", 0, CLI_ARG_REQ, "SECONDS", CLI_G_SELECT,
       "stop at this time (exclusive)", h_time, 1 },
+    { "window-rule", 0, CLI_ARG_REQ, "cut|begin", CLI_G_SELECT,
+      "summary: what crosses the window's edges counts for its\n"
+      "part inside (cut, default), or whole where it begins\n"
+      "(begin: windows merge into the whole trace)", h_window_rule, 0 },
     { "domain", 0, CLI_ARG_REQ, "D[,D...]", CLI_G_SELECT,
       "only these domains", h_domain, 0 },
     { "vcpu", 0, CLI_ARG_REQ, "dDvV[,...]", CLI_G_SELECT,

@@ -142,10 +142,11 @@ def flat(x, p=''):
 
 def changed_series(a, b, ignore=('/anomalies', '/diagnostics', '/trace',
                                  'volume_bytes', '/all_vcpus',
-                                 '/exit_totals')):
+                                 '/exit_totals', '/hist')):
     """The statistics (paths without the last key) that differ.  The
     summary's derived series (a domain's vCPUs together, a vCPU's exits
-    together) are left out: they change with the series they add up."""
+    together) are left out: they change with the series they add up; so
+    is each statistic's histogram ("hist"), which changes with it."""
     fa, fb = dict(flat(a)), dict(flat(b))
     out = set()
     for k in set(fa) | set(fb):

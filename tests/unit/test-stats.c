@@ -20,6 +20,47 @@ static int cmp_u64(const void *a, const void *b)
 
 #define rnd tap_rand
 
+/*
+ * The buckets read out (xa_stat_bucket_next) and added back
+ * (xa_stat_bucket_add) give the same percentiles; every sample's bucket
+ * (xa_stat_bucket_of) holds it.
+ */
+static void check_buckets(const char *what, const struct xa_stat *s,
+                          const uint64_t *v, unsigned int n)
+{
+    struct xa_stat r;
+    unsigned int k = 0, i, nb = 0, outside = 0;
+    uint64_t c, total = 0, lo, width;
+
+    xa_stat_init(&r);
+    r.count = s->count;
+    r.cycles = s->cycles;
+    r.min = s->min;
+    r.max = s->max;
+    while ( xa_stat_bucket_next(s, &k, &c) == XA_OK )
+    {
+        if ( xa_stat_bucket_add(&r, k, c) )
+            break;
+        total += c;
+        nb++;
+        k++;
+    }
+    TAP_EQ(total, s->count, "%s: %u buckets hold every sample", what, nb);
+    for ( i = 0; i < XA_STAT_NR_PCT; i++ )
+        TAP_EQ(xa_stat_pct(&r, xa_stat_pcts[i]), xa_stat_pct(s, xa_stat_pcts[i]),
+               "%s: p%g from the buckets read back", what, xa_stat_pcts[i]);
+    for ( i = 0; i < n; i++ )
+    {
+        xa_stat_bucket_range(xa_stat_bucket_of(v[i]), &lo, &width);
+        if ( v[i] < lo || v[i] - lo >= width )
+            outside++;
+    }
+    TAP_EQ(outside, 0, "%s: every sample inside its bucket", what);
+    TAP_EQ(xa_stat_bucket_add(&r, XA_STAT_NR_BUCKETS, 1), XA_E_RANGE,
+           "%s: no bucket beyond the last", what);
+    xa_stat_dispose(&r);
+}
+
 /* Worst relative error of every reported percentile against the sample. */
 static double check_dist(const char *what, uint64_t *v, unsigned int n)
 {
@@ -40,6 +81,7 @@ static double check_dist(const char *what, uint64_t *v, unsigned int n)
             sum = UINT64_MAX;
     }
     xa_stat_merge(&a, &b);
+    check_buckets(what, &s, v, n);
     qsort(v, n, sizeof(*v), cmp_u64);
     TAP_EQ(s.count, n, "%s: count", what);
     TAP_EQ(s.cycles, sum, "%s: total", what);

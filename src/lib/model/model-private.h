@@ -281,6 +281,7 @@ struct xa_model {
      * (see win_clip()).  Without a filter: [0, UINT64_MAX).
      */
     uint64_t win_lo, win_hi;
+    bool win_whole;                 /* the filter's rule "begin" */
     bool win_pending;               /* set when the first TSC is known */
     uint64_t win_hz;                /* the rate given, or 0: the trace's */
     struct xa_filter filter;
@@ -329,10 +330,15 @@ static inline bool model_charge(struct xa_model *m, uint64_t n,
     return true;
 }
 
-/* The length of [a, b) inside the window; 0 when none of it is. */
+/*
+ * The length of [a, b) inside the window; 0 when none of it is.  Under
+ * the rule "begin" (win_whole): all of it when it begins inside, else 0.
+ */
 static inline uint64_t win_clip(const struct xa_model *m, uint64_t a,
                                 uint64_t b)
 {
+    if ( m->win_whole )
+        return a >= m->win_lo && a < m->win_hi && b > a ? b - a : 0;
     if ( a < m->win_lo )
         a = m->win_lo;
     if ( b > m->win_hi )
@@ -407,5 +413,9 @@ void arm_record(struct xa_model *m, const struct xa_record *rec);
 void model_summary_free(struct xa_summary *s);
 /* summary-shape.c: totals, aggregates, order and folding. */
 int summary_shape(struct xa_summary *s);
+/* A statistic the summary owns, empty; NULL when out of memory. */
+struct xa_stat *summary_owned_stat(struct xa_summary *s);
+/* After summary_shape(): s->guests, every domain's but idle and default. */
+int summary_shape_guests(struct xa_summary *s);
 
 #endif /* MODEL_PRIVATE_H */

@@ -890,9 +890,12 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc,
         m->obs.exit_closed(m->obs.arg, v->d->id, v->id, v->exit_code,
                            v->sub_kind, v->sub_val, v->exit_tsc, tsc,
                            v->exit_rip);
-    /* An exit belongs to the window it begins in; its time ends at --to. */
+    /*
+     * An exit belongs to the window it begins in; its time ends at --to
+     * (whole under the rule "begin").
+     */
     counted = win_in(m, v->exit_tsc);
-    if ( counted && tsc > m->win_hi )
+    if ( counted && tsc > m->win_hi && !m->win_whole )
         c = m->win_hi - v->exit_tsc;
     if ( OBS(m, exit_done) )
         exit_done(m, v, tsc, by, counted, c);
@@ -1242,8 +1245,11 @@ void model_window_update(struct xa_model *m)
              ? m->clock_hz : XA_HZ_DEFAULT;
     if ( !m->have_tsc )
     {
-        /* Nothing counts before time 0 is known. */
-        m->win_lo = UINT64_MAX;
+        /*
+         * Nothing counts before time 0 is known, but in a window from 0,
+         * which holds what comes before the first timestamp.
+         */
+        m->win_lo = m->filter.from_ns ? UINT64_MAX : 0;
         m->win_pending = true;
         return;
     }
@@ -1256,6 +1262,7 @@ void xa_model_set_filter(struct xa_model *m, const struct xa_filter *f,
                          uint64_t hz)
 {
     m->filter = *f;
+    m->win_whole = f->whole;
     m->win_hz = hz;
     model_window_update(m);
 }

@@ -39,7 +39,7 @@ int xa_sum_sort_parse(const char *str, enum xa_sum_sort *out)
 }
 
 /* A statistic the summary owns, empty; NULL when out of memory. */
-static struct xa_stat *owned_stat(struct xa_summary *s)
+struct xa_stat *summary_owned_stat(struct xa_summary *s)
 {
     struct xa_stat *st;
 
@@ -167,7 +167,7 @@ static int fold_subs(struct xa_summary *s, struct xa_sum_exit *e)
         return XA_OK;
     /* The model's "other" stays in view when it is among the rest. */
     e->nr_shown = s->top;
-    if ( !(st = owned_stat(s)) )
+    if ( !(st = summary_owned_stat(s)) )
         return XA_E_NOMEM;
     e->other.folded_keys = 0;
     for ( i = s->top; i < e->nr_subs; i++ )
@@ -200,7 +200,7 @@ static int shape_vcpu(struct xa_summary *s, struct xa_sum_vcpu *v)
 
         v->exit_cycles += e->st->cycles;
         v->exit_count += e->st->count;
-        if ( !all && !(all = owned_stat(s)) )
+        if ( !all && !(all = summary_owned_stat(s)) )
             return XA_E_NOMEM;
         if ( xa_stat_merge(all, e->st) )
             return XA_E_NOMEM;
@@ -252,7 +252,7 @@ static struct xa_sum_exit *agg_exit(struct xa_summary *s,
           h = xa_idx_next(&ix->exits, h) )
         if ( h->hash == hv && agg->exits[h->val - 1].code == src->code )
             return &agg->exits[h->val - 1];
-    if ( agg->nr_exits == cap || !(st = owned_stat(s)) )
+    if ( agg->nr_exits == cap || !(st = summary_owned_stat(s)) )
         return NULL;
     h->val = agg->nr_exits + 1;
     h->hash = hv;
@@ -301,7 +301,7 @@ static int agg_sub(struct xa_summary *s, struct xa_sum_exit *e,
     n = &n[e->nr_subs];
     *n = *src;
     n->key = strdup(src->key);
-    if ( !n->key || !(st = owned_stat(s)) )
+    if ( !n->key || !(st = summary_owned_stat(s)) )
     {
         free(n->key);
         return XA_E_NOMEM;
@@ -418,7 +418,7 @@ static int aggregate_domain_ix(struct xa_summary *s, struct xa_sum_domain *d,
     agg->id = XA_SUM_ALL_VCPUS;
     for ( k = 0; k < XA_RS_NR; k++ )
     {
-        struct xa_stat *st = owned_stat(s);
+        struct xa_stat *st = summary_owned_stat(s);
 
         if ( !st )
             return XA_E_NOMEM;
@@ -462,6 +462,26 @@ static int aggregate_domain_ix(struct xa_summary *s, struct xa_sum_domain *d,
     d->exit_cycles = agg->exit_cycles;
     d->exit_count = agg->exit_count;
     return XA_OK;
+}
+
+int summary_shape_guests(struct xa_summary *s)
+{
+    struct xa_sum_domain all;
+    unsigned int i;
+    int rc;
+
+    memset(&all, 0, sizeof(all));
+    all.vcpus = calloc(s->nr_domains ? s->nr_domains : 1, sizeof(*all.vcpus));
+    if ( !all.vcpus )
+        return XA_E_NOMEM;
+    for ( i = 0; i < s->nr_domains; i++ )
+        if ( s->domains[i].all && s->domains[i].id != XA_DOM_IDLE &&
+             s->domains[i].id != XA_DOM_DEFAULT )
+            all.vcpus[all.nr_vcpus++] = *s->domains[i].all;
+    rc = aggregate_domain(s, &all);
+    free(all.vcpus);            /* shallow copies: their parts stay */
+    s->guests = all.all;
+    return rc;
 }
 
 int summary_shape(struct xa_summary *s)

@@ -505,6 +505,11 @@ void model_summary_free(struct xa_summary *s)
         free(d->vcpus);
         free(d->intr_eips.e);
     }
+    if ( s->guests )
+    {
+        sum_vcpu_free(s->guests);
+        free(s->guests);
+    }
     for ( i = 0; i < s->nr_owned; i++ )
     {
         xa_stat_dispose(s->owned[i]);
@@ -718,6 +723,7 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
     s->from_ns = f->from_ns;
     s->to_ns = f->to_ns;
     s->selected = f->nr_domains || f->nr_vcpus;
+    s->whole = f->whole && s->windowed;
     s->span_first = m->first_tsc > m->win_lo ? m->first_tsc : m->win_lo;
     s->span_last = m->last_tsc < m->win_hi ? m->last_tsc : m->win_hi;
     if ( s->span_last < s->span_first )

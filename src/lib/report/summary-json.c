@@ -19,6 +19,31 @@ static void kv_u(struct xa_out *o, const char *k, uint64_t v, bool comma)
         xa_out_char(o, ',');
 }
 
+/*
+ * "hist":[k0,n0,d1,n1,...]: the non-empty buckets of the histogram
+ * (xa_stat_bucket_range()), the first by its index k0, each next one by
+ * its distance from the one before, each with its count.
+ */
+static void hist(struct xa_out *o, const struct xa_stat *st)
+{
+    unsigned int k = 0, prev = 0;
+    uint64_t n;
+    bool first = true;
+
+    xa_out_str(o, "\"hist\":[");
+    while ( xa_stat_bucket_next(st, &k, &n) == XA_OK )
+    {
+        if ( !first )
+            xa_out_char(o, ',');
+        xa_out_u64(o, k - prev);
+        xa_out_char(o, ',');
+        xa_out_u64(o, n);
+        first = false;
+        prev = k++;
+    }
+    xa_out_char(o, ']');
+}
+
 static void stats_fields(struct xa_out *o, const struct xa_stat *st)
 {
     unsigned int i;
@@ -30,7 +55,8 @@ static void stats_fields(struct xa_out *o, const struct xa_stat *st)
     kv_u(o, "mean", xa_stat_mean(st), true);
     for ( i = 0; i < XA_STAT_NR_PCT; i++ )
         kv_u(o, xa_stat_pct_names[i], xa_stat_pct(st, xa_stat_pcts[i]),
-             i + 1 < XA_STAT_NR_PCT);
+             true);
+    hist(o, st);
 }
 
 static void stats_obj(struct xa_out *o, const struct xa_stat *st)
@@ -102,7 +128,7 @@ static void counts(struct xa_out *o, const char *k,
         if ( c[i].nr_subs )
         {
             xa_out_char(o, ',');
-            counts(o, "sub", c[i].subs, c[i].nr_subs, false);
+            counts(o, "sub", c[i].subs, c[i].nr_subs, ids);
         }
         xa_out_char(o, '}');
     }
@@ -171,7 +197,7 @@ static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
         xa_out_str(o, "]}");
     }
     xa_out_str(o, "],");
-    counts(o, "hypercalls", v->hypercalls, v->nr_hypercalls, false);
+    counts(o, "hypercalls", v->hypercalls, v->nr_hypercalls, true);
     xa_out_char(o, ',');
     counts(o, "pv_events", v->pv_events, v->nr_pv_events, true);
     xa_out_char(o, ',');
@@ -211,6 +237,59 @@ static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
     xa_out_char(o, '}');
 }
 
+/* "host":NAME, when set. */
+static void kv_host(struct xa_out *o, const char *host)
+{
+    if ( !host )
+        return;
+    key(o, "host");
+    xa_out_json_str(o, host);
+    xa_out_char(o, ',');
+}
+
+/* ,"merged":{...}: what a merged summary covers. */
+static void merged(struct xa_out *o, const struct xa_summary *s)
+{
+    unsigned int i;
+
+    xa_out_str(o, ",\n\"merged\":{\"group\":");
+    xa_out_json_str(o, s->group);
+    xa_out_str(o, ",\"unit\":");
+    xa_out_json_str(o, s->unit);
+    xa_out_str(o, ",\"inputs\":[");
+    for ( i = 0; i < s->nr_inputs; i++ )
+    {
+        const struct xa_sum_input *in = &s->inputs[i];
+
+        xa_out_str(o, i ? ",\n{" : "\n{");
+        key(o, "name");
+        xa_out_json_str(o, in->name);
+        xa_out_char(o, ',');
+        kv_host(o, in->host);
+        kv_u(o, "cpu_hz", in->cpu_hz, true);
+        key(o, "cpu_hz_source");
+        xa_out_json_str(o, in->cpu_hz_source);
+        xa_out_char(o, ',');
+        key(o, "arch");
+        xa_out_json_str(o, in->arch);
+        xa_out_char(o, ',');
+        kv_u(o, "records", in->records, true);
+        kv_u(o, "first_tsc", in->first_tsc, true);
+        kv_u(o, "last_tsc", in->last_tsc, in->windowed);
+        if ( in->windowed )
+        {
+            xa_out_str(o, "\"window\":{");
+            kv_u(o, "from_ns", in->from_ns, true);
+            if ( in->to_ns != UINT64_MAX )
+                kv_u(o, "to_ns", in->to_ns, true);
+            xa_out_str(o, in->whole ? "\"rule\":\"begin\"}"
+                                    : "\"rule\":\"cut\"}");
+        }
+        xa_out_char(o, '}');
+    }
+    xa_out_str(o, "]}");
+}
+
 static void render(const struct xa_summary *s,
                    const struct xa_report_opts *opts, struct xa_out *o)
 {
@@ -218,7 +297,8 @@ static void render(const struct xa_summary *s,
     bool first;
 
     (void)opts;
-    xa_out_str(o, "{\"schema\":\"xenalyze.summary/1\",\"trace\":{");
+    xa_out_str(o, "{\"schema\":\"xenalyze.summary/1\","
+                  "\"histograms\":\"" XA_STAT_HIST_FORMAT "\",\"trace\":{");
     kv_u(o, "records", s->records, true);
     kv_u(o, "bytes", s->bytes, true);
     kv_u(o, "windows", s->windows, true);
@@ -241,6 +321,7 @@ static void render(const struct xa_summary *s,
             kv_u(o, "to_ns", s->to_ns, true);
         kv_u(o, "first_tsc", s->span_first, true);
         kv_u(o, "last_tsc", s->span_last, true);
+        xa_out_str(o, s->whole ? "\"rule\":\"begin\"," : "\"rule\":\"cut\",");
         xa_out_str(o, s->selected ? "\"selected\":true}," :
                                     "\"selected\":false},");
     }
@@ -255,7 +336,10 @@ static void render(const struct xa_summary *s,
         key(o, "hvm_mode_reason");
         xa_out_json_str(o, s->hvm_mode_reason);
     }
-    xa_out_str(o, "},\n\"anomalies\":{");
+    xa_out_char(o, '}');
+    if ( s->nr_inputs )
+        merged(o, s);
+    xa_out_str(o, ",\n\"anomalies\":{");
     first = true;
     for ( i = 0; i < XA_DIAG_NR; i++ )
     {
@@ -320,6 +404,7 @@ static void render(const struct xa_summary *s,
         if ( i )
             xa_out_str(o, ",\n");
         xa_out_char(o, '{');
+        kv_host(o, p->host);
         kv_u(o, "id", p->id, true);
         kv_u(o, "records", p->records, true);
         kv_stats(o, "running", p->running, false);
@@ -338,6 +423,7 @@ static void render(const struct xa_summary *s,
         if ( i )
             xa_out_str(o, ",\n");
         xa_out_char(o, '{');
+        kv_host(o, d->host);
         kv_u(o, "id", d->id, true);
         key(o, "kind");
         xa_out_json_str(o, d->kind);
@@ -367,7 +453,13 @@ static void render(const struct xa_summary *s,
         }
         xa_out_str(o, "]}");
     }
-    xa_out_str(o, "]}\n");
+    xa_out_char(o, ']');
+    if ( s->guests )
+    {
+        xa_out_str(o, ",\n\"guests\":");
+        vcpu(o, s->guests);
+    }
+    xa_out_str(o, "}\n");
 }
 
 const struct xa_report_ops xa_report_json = {

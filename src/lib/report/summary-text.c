@@ -382,6 +382,15 @@ static void render_pcpus(struct ctx *c)
 
 static void domain_title(char *buf, size_t len, const struct xa_sum_domain *d)
 {
+    int n;
+
+    /* A merged summary by host: the host first. */
+    if ( d->host && (n = snprintf(buf, len, "%s: ", d->host)) > 0 &&
+         (size_t)n < len )
+    {
+        buf += n;
+        len -= (size_t)n;
+    }
     if ( d->id == 32767 )
         snprintf(buf, len, "Domain 32767 (idle)");
     else if ( d->id == 32768 )

@@ -150,3 +150,59 @@ uint64_t xa_stat_pct(const struct xa_stat *s, double p)
     }
     return s->max;
 }
+
+int xa_stat_bucket_next(const struct xa_stat *s, unsigned int *k, uint64_t *n)
+{
+    unsigned int i;
+
+    for ( i = *k; i < XA_STAT_NR_BUCKETS; i++ )
+    {
+        const uint32_t *grp = s->groups[i / XA_STAT_SUB];
+
+        if ( !grp )
+        {
+            i |= XA_STAT_SUB - 1;
+            continue;
+        }
+        if ( grp[i % XA_STAT_SUB] )
+        {
+            *k = i;
+            *n = grp[i % XA_STAT_SUB];
+            return XA_OK;
+        }
+    }
+    return XA_E_RANGE;
+}
+
+unsigned int xa_stat_bucket_of(uint64_t v)
+{
+    unsigned int g, b;
+
+    bucket_of(v, &g, &b);
+    return g * XA_STAT_SUB + b;
+}
+
+void xa_stat_bucket_range(unsigned int k, uint64_t *lo, uint64_t *width)
+{
+    bucket_range(k / XA_STAT_SUB, k % XA_STAT_SUB, lo, width);
+}
+
+int xa_stat_bucket_add(struct xa_stat *s, unsigned int k, uint64_t n)
+{
+    unsigned int g = k / XA_STAT_SUB;
+    uint32_t *c;
+
+    if ( k >= XA_STAT_NR_BUCKETS )
+        return XA_E_RANGE;
+    if ( !s->groups[g] )
+    {
+        s->groups[g] = calloc(XA_STAT_SUB, sizeof(uint32_t));
+        if ( !s->groups[g] )
+            return XA_E_NOMEM;
+    }
+    c = &s->groups[g][k % XA_STAT_SUB];
+    if ( n > UINT32_MAX - *c )
+        return XA_E_RANGE;
+    *c += (uint32_t)n;
+    return XA_OK;
+}

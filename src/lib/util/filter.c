@@ -162,7 +162,9 @@ void xa_filter_tsc_window(const struct xa_filter *f, uint64_t first_tsc,
 {
     uint64_t a = ns_to_first_tick(f->from_ns, hz), b;
 
-    *lo = a > UINT64_MAX - first_tsc ? UINT64_MAX : first_tsc + a;
+    /* From 0: what comes before the first timestamp too. */
+    *lo = !f->from_ns ? 0 : a > UINT64_MAX - first_tsc ? UINT64_MAX
+                                                        : first_tsc + a;
     if ( f->to_ns == UINT64_MAX )
     {
         *hi = UINT64_MAX;
