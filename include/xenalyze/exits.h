@@ -9,6 +9,14 @@
  *
  * Summed per vCPU and reason, the rows give the summary's counts and
  * cycles exactly, window and selection included.
+ *
+ * The same writer gives runstate rows (--runstates=FILE): one row per
+ * vCPU runstate interval the summary counts, columns
+ *
+ *   time_ns domain vcpu state runnable cycles ns
+ *
+ * (runnable: wake, preempt or other for a runnable interval, else
+ * empty), which summed per vCPU and state give the summary's runstates.
  */
 #ifndef XA_EXITS_H
 #define XA_EXITS_H
@@ -26,8 +34,14 @@ enum xa_exits_format {
     XA_EXITS_JSONL,                 /* one JSON object per line */
 };
 
+enum xa_rows_kind {
+    XA_ROWS_EXITS,                  /* per exit (the default) */
+    XA_ROWS_RUNSTATES,              /* per vCPU runstate interval */
+};
+
 struct xa_exits_opts {
     enum xa_exits_format format;
+    enum xa_rows_kind rows;
     uint64_t hz;                    /* the rate given, or 0: the trace's
                                        clock record, else the default */
     const struct xa_filter *filter; /* --domain/--vcpu (the window is the

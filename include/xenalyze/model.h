@@ -98,6 +98,22 @@ enum xa_exit_closed_by {
     XA_CLOSED_BY_RUNNABLE,          /* the vCPU became runnable first */
 };
 
+/*
+ * A vCPU runstate interval as the summary counts it (the runstate_done
+ * callback): summed per vCPU and state, the summary's numbers.
+ */
+struct xa_runstate_event {
+    unsigned int dom, vcpu;
+    enum xa_rs state;               /* RUNNING, RUNNABLE, BLOCKED, OFFLINE,
+                                       LOST */
+    enum xa_rs runnable;            /* RUNNABLE: its kind (_WAKE, _PREEMPT,
+                                       _OTHER); else XA_RS_NR */
+    uint64_t start_tsc;             /* where it began */
+    uint64_t cycles;                /* counted (window applied) */
+    uint64_t first_tsc;             /* the trace's time 0 */
+    uint64_t trace_hz;              /* the trace's clock record, or 0 */
+};
+
 /* A closed exit with everything a row needs (the exit_done callback). */
 struct xa_exit_event {
     unsigned int dom, vcpu;
@@ -210,6 +226,8 @@ struct xa_model_observer {
     void (*w2h)(void *arg, unsigned int dom, unsigned int vcpu,
                 unsigned int vector, bool is_wake, uint64_t tsc,
                 uint64_t cycles);
+    /* A runstate interval the summary counts. */
+    void (*runstate_done)(void *arg, const struct xa_runstate_event *ev);
 };
 
 XA_API int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,

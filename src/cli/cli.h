@@ -35,6 +35,7 @@ struct cli_opts {
     const char *perfetto;           /* --perfetto=FILE, or NULL */
     const char *exits;              /* --exits=FILE, or NULL */
     bool exits_jsonl;               /* --exits-format=jsonl */
+    const char *runstates;          /* --runstates=FILE, or NULL */
     enum xa_sum_sort sort;          /* --sort */
     unsigned int top;               /* --top; 0: every sub-row */
     unsigned int memory_budget_mb;  /* --memory-budget; 0: the default */

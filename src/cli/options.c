@@ -277,6 +277,15 @@ static int h_exits(struct cli_opts *o, const struct cli_option *opt,
     return 0;
 }
 
+static int h_runstates(struct cli_opts *o, const struct cli_option *opt,
+                       const char *arg)
+{
+    if ( !*arg )
+        return bad_arg(opt, arg, "a file name (or - for standard output)");
+    o->runstates = arg;
+    return 0;
+}
+
 static int h_exits_format(struct cli_opts *o, const struct cli_option *opt,
                           const char *arg)
 {
@@ -622,8 +631,11 @@ const struct cli_option cli_options[] = {
       "write one row per exit to FILE (- for standard output);\n"
       "with -s the summary too", h_exits, 0 },
     { "exits-format", 0, CLI_ARG_REQ, "FMT", CLI_G_ROWS,
-      "--exits rows as csv (default, with a header) or jsonl",
-      h_exits_format, 0 },
+      "--exits and --runstates rows as csv (default, with a\n"
+      "header) or jsonl", h_exits_format, 0 },
+    { "runstates", 0, CLI_ARG_REQ, "FILE", CLI_G_ROWS,
+      "write one row per vCPU runstate interval to FILE;\n"
+      "with -s the summary too", h_runstates, 0 },
 
     /* Upstream's plots and interval tables */
     { "scatterplot-runstate", 0, NOARG, CLI_G_PLOTS,

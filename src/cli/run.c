@@ -289,6 +289,39 @@ static int finish_status(const struct cli_opts *o, const struct xa_diag *diag)
     return 0;
 }
 
+/*
+ * Rows (--exits, --runstates) into path, from an observer of the model;
+ * -1 after saying why.
+ */
+static int start_rows(const struct cli_opts *o, const char *path,
+                      enum xa_rows_kind kind,
+                      const struct xa_trace_hints *hints,
+                      struct xa_model *model, struct xa_out *out,
+                      struct xa_exits **w)
+{
+    struct xa_exits_opts eopts = {
+        .format = o->exits_jsonl ? XA_EXITS_JSONL : XA_EXITS_CSV,
+        .rows = kind,
+        .hz = o->hz_given ? o->hz : 0,
+        .filter = xa_filter_active(&o->filter) ? &o->filter : NULL,
+    };
+    struct xa_model_observer obs;
+
+    if ( !o->hz_given && hints->clock_hz >= XA_HZ_MIN &&
+         hints->clock_hz <= XA_HZ_MAX )
+        eopts.hz = hints->clock_hz;
+    if ( (out->fd = open_output(path)) < 0 )
+        return -1;
+    if ( xa_exits_new(&eopts, out, w) )
+    {
+        fprintf(stderr, "xenalyze: %s\n", xa_strerror(XA_E_NOMEM));
+        return -1;
+    }
+    xa_exits_observer(*w, &obs);
+    xa_model_add_observer(model, &obs);
+    return 0;
+}
+
 int cli_run(const struct cli_opts *o)
 {
     struct xa_diag diag, mdiag;
@@ -300,8 +333,8 @@ int cli_run(const struct cli_opts *o)
     struct xa_timeline *timeline = NULL;
     struct xa_out tl_out;
     struct xa_slowest *slowest = NULL;
-    struct xa_exits *exits = NULL;
-    struct xa_out ex_out;
+    struct xa_exits *exits = NULL, *rstates = NULL;
+    struct xa_out ex_out, rs_out;
     struct xa_model_opts mopts = {
         .hvm_mode = o->hvm_mode, .eip_list = o->eip_list,
         .eip_vector = o->eip_vector,
@@ -323,6 +356,7 @@ int cli_run(const struct cli_opts *o)
     xa_out_init(&err, STDERR_FILENO);
     xa_out_init(&tl_out, -1);
     xa_out_init(&ex_out, -1);
+    xa_out_init(&rs_out, -1);
     progress_init(&pg, o);
     if ( o->symbol_file && !(symbols = load_symbols(o->symbol_file)) )
         goto out;
@@ -334,7 +368,8 @@ int cli_run(const struct cli_opts *o)
         goto out;
     }
     /* Exits are named from the first 16 MiB, file or pipe alike. */
-    if ( o->mode == CLI_DUMP || o->perfetto || o->exits )
+    if ( o->mode == CLI_DUMP || o->perfetto || o->exits ||
+         o->runstates )
     {
         const void *head;
         size_t len;
@@ -413,28 +448,11 @@ int cli_run(const struct cli_opts *o)
         xa_slowest_observer(slowest, &obs);
         xa_model_add_observer(model, &obs);
     }
-    if ( o->exits )
-    {
-        struct xa_exits_opts eopts = {
-            .format = o->exits_jsonl ? XA_EXITS_JSONL : XA_EXITS_CSV,
-            .hz = o->hz_given ? o->hz : 0,
-            .filter = xa_filter_active(&o->filter) ? &o->filter : NULL,
-        };
-        struct xa_model_observer obs;
-
-        if ( !o->hz_given && hints.clock_hz >= XA_HZ_MIN &&
-             hints.clock_hz <= XA_HZ_MAX )
-            eopts.hz = hints.clock_hz;
-        if ( (ex_out.fd = open_output(o->exits)) < 0 )
-            goto out;
-        if ( xa_exits_new(&eopts, &ex_out, &exits) )
-        {
-            fprintf(stderr, "xenalyze: %s\n", xa_strerror(XA_E_NOMEM));
-            goto out;
-        }
-        xa_exits_observer(exits, &obs);
-        xa_model_add_observer(model, &obs);
-    }
+    if ( (o->exits && start_rows(o, o->exits, XA_ROWS_EXITS, &hints, model,
+                                 &ex_out, &exits)) ||
+         (o->runstates && start_rows(o, o->runstates, XA_ROWS_RUNSTATES,
+                                     &hints, model, &rs_out, &rstates)) )
+        goto out;
     if ( (o->mode == CLI_SUMMARY || o->summary_given) &&
          xa_filter_active(&o->filter) )
         xa_model_set_filter(model, &o->filter, o->hz_given ? o->hz : 0);
@@ -525,6 +543,12 @@ int cli_run(const struct cli_opts *o)
         fprintf(stderr, "xenalyze: %s: write error\n", o->exits);
         goto out;
     }
+    if ( rstates && (xa_exits_finish(rstates, xa_model_trace_hz(model)) ||
+                     xa_out_flush(&rs_out)) )
+    {
+        fprintf(stderr, "xenalyze: %s: write error\n", o->runstates);
+        goto out;
+    }
     if ( timeline )
     {
         const struct xa_timeline_stats *ts = xa_timeline_stats(timeline);
@@ -579,7 +603,7 @@ int cli_run(const struct cli_opts *o)
         status = 1;
         goto out;
     }
-    if ( o->mode == CLI_SUMMARY && (plots || timeline || exits) &&
+    if ( o->mode == CLI_SUMMARY && (plots || timeline || exits || rstates) &&
          !o->summary_given )
     {
         /* Upstream: plots replace the summary unless -s asks for it. */
@@ -662,6 +686,13 @@ int cli_run(const struct cli_opts *o)
         status = 1;
     }
     xa_out_dispose(&ex_out);
+    xa_exits_free(rstates);
+    if ( rs_out.fd > STDERR_FILENO && close(rs_out.fd) && status == 0 )
+    {
+        fprintf(stderr, "xenalyze: %s: %s\n", o->runstates, strerror(errno));
+        status = 1;
+    }
+    xa_out_dispose(&rs_out);
     xa_model_free(model);
     xa_catalog_free(cat);
     xa_merge_free(mg);

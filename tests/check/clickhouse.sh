@@ -94,7 +94,8 @@ for host, hz, files in groups:
         js = subprocess.run([XA, "--format=json"] + opt + [f], capture_output=True, text=True)
         summaries[trace_id(f)] = (f, json.loads(js.stdout))
 
-has_rs = int(rows(port, "SELECT count() FROM xenalyze.runstates")[0][0]) > 0
+nrs = int(rows(port, "SELECT count() FROM xenalyze.runstates")[0][0])
+has_rs = nrs > 0
 
 def check_server(p, ex, rs, tr):
     got = {}
@@ -184,6 +185,7 @@ for block in open("tools/clickhouse/queries.sql").read().split("-- name: ")[1:]:
     if not one.strip() and (has_rs or "runstates" not in sql):
         fail("%s: no answer" % name)
     nq += 1
-print("%d traces, %d exits: SQL equals the JSON summaries on one server and two shards %r; "
-      "%d queries agree; reloads and a failed load change nothing" % (len(summaries), nexits, per_shard, nq))
+print("%d traces, %d exits, %d runstate intervals: SQL equals the JSON summaries on one server "
+      "and two shards %r; %d queries agree; reloads and a failed load change nothing"
+      % (len(summaries), nexits, nrs, per_shard, nq))
 PY

@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS xenalyze.exits (
 PARTITION BY trace_id
 ORDER BY (host, reason, domain, vcpu, ts_ns);
 
--- One row per vCPU runstate interval (xenalyze --runstates).
+-- One row per vCPU runstate interval the summary counts (xenalyze
+-- --runstates): the JSON summary's vcpus[].runstates, one by one.
 CREATE TABLE IF NOT EXISTS xenalyze.runstates (
     host        String,
     trace_id    String,
@@ -39,6 +40,7 @@ CREATE TABLE IF NOT EXISTS xenalyze.runstates (
     domain      UInt16,
     vcpu        UInt16,
     state       String,         -- running, runnable, blocked, offline, lost
+    runnable    String,         -- runnable: wake, preempt, other; else ''
     cycles      UInt64,
     ns          UInt64
 ) ENGINE = MergeTree

@@ -340,11 +340,28 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
          win_clip(m, v->state_tsc, tsc) )
     {
         uint64_t c = win_clip(m, v->state_tsc, tsc);
+        enum xa_rs kind = XA_RS_NR;
 
         xa_stat_add(&v->rs[rs_report[v->state]], c);
         if ( v->state == RS_RUNNABLE && v->runnable != RUNNABLE_NONE )
-            xa_stat_add(&v->rs[XA_RS_RUNNABLE_WAKE + v->runnable -
-                               RUNNABLE_WAKE], c);
+        {
+            kind = (enum xa_rs)(XA_RS_RUNNABLE_WAKE + v->runnable -
+                                RUNNABLE_WAKE);
+            xa_stat_add(&v->rs[kind], c);
+        }
+        if ( OBS(m, runstate_done) )
+        {
+            struct xa_runstate_event ev = {
+                .dom = d->id, .vcpu = v->id,
+                .state = rs_report[v->state], .runnable = kind,
+                .start_tsc = !m->win_whole && v->state_tsc < m->win_lo
+                             ? m->win_lo : v->state_tsc,
+                .cycles = c,
+                .first_tsc = m->first_tsc, .trace_hz = m->clock_hz,
+            };
+
+            m->obs.runstate_done(m->obs.arg, &ev);
+        }
     }
 
     if ( new_rs == RS_RUNNABLE )

@@ -57,6 +57,11 @@ static void fan_exit_done(void *arg, const struct xa_exit_event *ev)
     FOR_EACH((struct xa_model *)arg, exit_done, ev);
 }
 
+static void fan_runstate_done(void *arg, const struct xa_runstate_event *ev)
+{
+    FOR_EACH((struct xa_model *)arg, runstate_done, ev);
+}
+
 static void fan_guest_irq(void *arg, unsigned int dom, unsigned int vcpu,
                           unsigned int vector, uint64_t tsc)
 {
@@ -122,7 +127,7 @@ static void fan_w2h(void *arg, unsigned int dom, unsigned int vcpu,
 static void observers_settle(struct xa_model *m)
 {
     struct xa_model_observer *o = &m->obs;
-    bool any[16] = { false };
+    bool any[17] = { false };
     unsigned int i;
 
     memset(o, 0, sizeof(*o));
@@ -151,6 +156,7 @@ static void observers_settle(struct xa_model *m)
         any[13] |= l->exit_done != NULL;
         any[14] |= l->w2h != NULL;
         any[15] |= l->intr != NULL;
+        any[16] |= l->runstate_done != NULL;
     }
     o->arg = m;
     o->domain_new = any[0] ? fan_domain_new : NULL;
@@ -169,6 +175,7 @@ static void observers_settle(struct xa_model *m)
     o->exit_done = any[13] ? fan_exit_done : NULL;
     o->w2h = any[14] ? fan_w2h : NULL;
     o->intr = any[15] ? fan_intr : NULL;
+    o->runstate_done = any[16] ? fan_runstate_done : NULL;
 }
 
 void xa_model_set_observer(struct xa_model *m,

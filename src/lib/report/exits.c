@@ -14,6 +14,16 @@
 
 #define HEADER "time_ns,pcpu,domain,vcpu,arch,reason,reason_name,key," \
                "key_name,rip,cycles,ns,closed_by"
+#define RS_HEADER "time_ns,domain,vcpu,state,runnable,cycles,ns"
+
+/* A row held until the clock rate is known. */
+struct pending {
+    bool rs;
+    union {
+        struct xa_exit_event ex;
+        struct xa_runstate_event rs;
+    } u;
+};
 
 /* A formatted segment; longer ones are formatted every time. */
 #define SEG_MAX 200
@@ -34,7 +44,7 @@ struct xa_exits {
     struct xa_exits_opts o;
     struct xa_out *out;
     uint64_t hz;                    /* 0: not known yet */
-    struct xa_exit_event *pending;  /* PENDING_MAX, while hz is 0 */
+    struct pending *pending;        /* PENDING_MAX, while hz is 0 */
     unsigned int nr_pending;
     struct xa_out scratch;          /* in memory: a segment being made */
     uint64_t rows;
@@ -65,7 +75,8 @@ int xa_exits_new(const struct xa_exits_opts *o, struct xa_out *out,
     }
     xa_out_init(&e->scratch, -1);
     if ( e->o.format == XA_EXITS_CSV )
-        xa_out_str(out, HEADER "\n");
+        xa_out_str(out, o->rows == XA_ROWS_RUNSTATES ? RS_HEADER "\n"
+                                                     : HEADER "\n");
     *ex = e;
     return XA_OK;
 }
@@ -186,24 +197,61 @@ static void put_seg(struct xa_exits *ex, struct seg *s, uint64_t a,
     xa_out_mem(ex->out, s->s, s->len);
 }
 
+/* "time_ns": trace-relative, exact as the dump's; negative before 0. */
+static void time_field(struct xa_exits *ex, uint64_t tsc, uint64_t first)
+{
+    struct xa_out *o = ex->out;
+    uint64_t d;
+
+    if ( ex->o.format == XA_EXITS_JSONL )
+        xa_out_str(o, "{\"time_ns\":");
+    if ( tsc >= first )
+        d = tsc - first;
+    else
+    {
+        d = first - tsc;
+        xa_out_char(o, '-');
+    }
+    xa_out_u64(o, ns_of(d, ex->hz));
+    xa_out_char(o, ',');
+}
+
+static const char *const runnable_names[] = {
+    [XA_RS_RUNNABLE_WAKE] = "wake",
+    [XA_RS_RUNNABLE_PREEMPT] = "preempt",
+    [XA_RS_RUNNABLE_OTHER] = "other",
+};
+
+static void write_rs_row(struct xa_exits *ex,
+                         const struct xa_runstate_event *ev)
+{
+    struct xa_out *o = ex->out;
+    bool json = ex->o.format == XA_EXITS_JSONL;
+
+    time_field(ex, ev->start_tsc, ev->first_tsc);
+    num_field(ex, o, "domain", ev->dom);
+    num_field(ex, o, "vcpu", ev->vcpu);
+    text_field(ex, o, "state", xa_rs_name(ev->state));
+    text_field(ex, o, "runnable",
+               ev->runnable >= XA_RS_RUNNABLE_WAKE &&
+               ev->runnable <= XA_RS_RUNNABLE_OTHER
+               ? runnable_names[ev->runnable] : "");
+    num_field(ex, o, "cycles", ev->cycles);
+    if ( json )
+        xa_out_str(o, "\"ns\":");
+    xa_out_u64(o, ns_of(ev->cycles, ex->hz));
+    xa_out_str(o, json ? "}\n" : "\n");
+    ex->rows++;
+    xa_out_maybe_flush(o);
+}
+
 static void write_row(struct xa_exits *ex, const struct xa_exit_event *ev)
 {
     struct xa_out *o = ex->out;
-    uint64_t hz = ex->hz, ta, tk, d;
+    uint64_t hz = ex->hz, ta, tk;
     bool json = ex->o.format == XA_EXITS_JSONL;
 
-    if ( json )
-        xa_out_str(o, "{\"time_ns\":");
-    /* Trace-relative, exact as the dump's: negative only before time 0. */
-    if ( ev->exit_tsc >= ev->first_tsc )
-        d = ev->exit_tsc - ev->first_tsc;
-    else
-    {
-        d = ev->first_tsc - ev->exit_tsc;
-        xa_out_char(o, '-');
-    }
-    xa_out_u64(o, ns_of(d, hz));
-    xa_out_char(o, ',');
+    time_field(ex, ev->exit_tsc, ev->first_tsc);
     num_field(ex, o, "pcpu", ev->pcpu);
     num_field(ex, o, "domain", ev->dom);
     num_field(ex, o, "vcpu", ev->vcpu);
@@ -236,9 +284,14 @@ static void settle(struct xa_exits *ex, uint64_t hz, enum xa_hvm_mode mode)
     ex->hz = hz;
     for ( i = 0; i < ex->nr_pending; i++ )
     {
+        if ( ex->pending[i].rs )
+        {
+            write_rs_row(ex, &ex->pending[i].u.rs);
+            continue;
+        }
         /* x86: the VMX/SVM decision as it stands now. */
-        ex->pending[i].hvm_mode = mode;
-        write_row(ex, &ex->pending[i]);
+        ex->pending[i].u.ex.hvm_mode = mode;
+        write_row(ex, &ex->pending[i].u.ex);
     }
     ex->nr_pending = 0;
 }
@@ -258,11 +311,34 @@ static void on_exit_done(void *arg, const struct xa_exit_event *ev)
             settle(ex, XA_HZ_DEFAULT, ev->hvm_mode);
         else
         {
-            ex->pending[ex->nr_pending++] = *ev;
+            ex->pending[ex->nr_pending].rs = false;
+            ex->pending[ex->nr_pending++].u.ex = *ev;
             return;
         }
     }
     write_row(ex, ev);
+}
+
+static void on_runstate_done(void *arg, const struct xa_runstate_event *ev)
+{
+    struct xa_exits *ex = arg;
+
+    if ( ex->o.filter && !xa_filter_vcpu(ex->o.filter, ev->dom, ev->vcpu) )
+        return;
+    if ( __builtin_expect(!ex->hz, 0) )
+    {
+        if ( ev->trace_hz >= XA_HZ_MIN && ev->trace_hz <= XA_HZ_MAX )
+            settle(ex, ev->trace_hz, XA_HVM_VMX);
+        else if ( ex->nr_pending == PENDING_MAX )
+            settle(ex, XA_HZ_DEFAULT, XA_HVM_VMX);
+        else
+        {
+            ex->pending[ex->nr_pending].rs = true;
+            ex->pending[ex->nr_pending++].u.rs = *ev;
+            return;
+        }
+    }
+    write_rs_row(ex, ev);
 }
 
 int xa_exits_finish(struct xa_exits *ex, uint64_t trace_hz)
@@ -270,8 +346,8 @@ int xa_exits_finish(struct xa_exits *ex, uint64_t trace_hz)
     if ( !ex->hz )
         settle(ex, trace_hz >= XA_HZ_MIN && trace_hz <= XA_HZ_MAX
                    ? trace_hz : XA_HZ_DEFAULT,
-               ex->nr_pending ? ex->pending[ex->nr_pending - 1].hvm_mode
-                              : XA_HVM_VMX);
+               ex->nr_pending && !ex->pending[ex->nr_pending - 1].rs
+               ? ex->pending[ex->nr_pending - 1].u.ex.hvm_mode : XA_HVM_VMX);
     return ex->out->error;
 }
 
@@ -279,5 +355,8 @@ void xa_exits_observer(struct xa_exits *ex, struct xa_model_observer *obs)
 {
     memset(obs, 0, sizeof(*obs));
     obs->arg = ex;
-    obs->exit_done = on_exit_done;
+    if ( ex->o.rows == XA_ROWS_RUNSTATES )
+        obs->runstate_done = on_runstate_done;
+    else
+        obs->exit_done = on_exit_done;
 }
