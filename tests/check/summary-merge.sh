@@ -61,9 +61,9 @@ $XA merge "$TMP/c1.json" "$TMP/c3.json" > "$TMP/mc3.json"
 python3 tests/tools/sumcheck.py pct "$TMP/mc3.json" "$TMP/c1.json"
 
 # Hosts: two traces (at one clock rate) as two hosts.
-g=tests/fixtures/arm64/arm64-patched-credit2-dom0-domu.xentrace
+g=tests/fixtures/arm64/arm64-xen420-credit2-dom0-domu.xentrace
 $XA --format=json "$g" > "$TMP/h1.json"
-$XA --format=json tests/fixtures/arm64/arm64-patched-credit-domu-burn.xentrace > "$TMP/h2.json"
+$XA --format=json tests/fixtures/arm64/arm64-xen420-credit-domu-burn.xentrace > "$TMP/h2.json"
 $XA merge --group=host --host=a "$TMP/h1.json" --host=b "$TMP/h2.json" > "$TMP/mh.json"
 python3 tests/tools/sumcheck.py hosts "$TMP/mh.json" a="$TMP/h1.json" b="$TMP/h2.json"
 # Text and CSV of a merged summary.
