@@ -19,6 +19,14 @@
 
 #include "model-private.h"
 
+/* qsort() of n elements; an empty array may be NULL (qsort's may not). */
+static void sort_any(void *base, size_t n, size_t size,
+                     int (*cmp)(const void *, const void *))
+{
+    if ( n > 1 )
+        qsort(base, n, size, cmp);
+}
+
 #define NS_HZ 1000000000ull
 
 struct xa_sum_merge {
@@ -792,18 +800,18 @@ const struct xa_summary *xa_sum_merge_result(struct xa_sum_merge *m)
     /* Times from 0: the inputs' spans end to end. */
     s->first_tsc = s->span_first = 0;
     s->last_tsc = s->span_last;
-    qsort(s->domains, s->nr_domains, sizeof(*s->domains), cmp_domain);
-    qsort(s->pcpus, s->nr_pcpus_arr, sizeof(*s->pcpus), cmp_pcpu);
+    sort_any(s->domains, s->nr_domains, sizeof(*s->domains), cmp_domain);
+    sort_any(s->pcpus, s->nr_pcpus_arr, sizeof(*s->pcpus), cmp_pcpu);
     for ( i = 0; i < s->nr_domains; i++ )
     {
         struct xa_sum_domain *d = &s->domains[i];
 
-        qsort(d->vcpus, d->nr_vcpus, sizeof(*d->vcpus), cmp_vcpu);
+        sort_any(d->vcpus, d->nr_vcpus, sizeof(*d->vcpus), cmp_vcpu);
         for ( j = 0; j < d->nr_vcpus; j++ )
         {
-            qsort(d->vcpus[j].guest_irqs, d->vcpus[j].nr_guest_irqs,
+            sort_any(d->vcpus[j].guest_irqs, d->vcpus[j].nr_guest_irqs,
                   sizeof(*d->vcpus[j].guest_irqs), cmp_girq);
-            qsort(d->vcpus[j].stays, d->vcpus[j].nr_stays,
+            sort_any(d->vcpus[j].stays, d->vcpus[j].nr_stays,
                   sizeof(*d->vcpus[j].stays), cmp_stay);
         }
     }

@@ -400,7 +400,8 @@ void xa_slowest_render(const struct xa_slowest *s, struct xa_dump *d,
 
     if ( !v )
         return;
-    memcpy(v, s->top, s->nr_top * sizeof(*v));
+    if ( s->nr_top )
+        memcpy(v, s->top, s->nr_top * sizeof(*v));
     qsort(v, s->nr_top, sizeof(*v), cmp_entry);
     xa_out_printf(o, "--- Slowest exits (%u%s) ---\n", s->nr_top,
                   s->o.per_reason ? ", per reason" : "");
