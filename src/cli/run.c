@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -18,36 +17,47 @@
  */
 struct progress {
     uint64_t size;                  /* 0: off */
+    uint64_t records;               /* records merged so far */
     uint64_t next;                  /* record count of the next line */
     unsigned int last_pct;
 };
 
-static void progress_init(struct progress *pg, const struct cli_opts *o)
+/*
+ * size: the input's size as the reader knows it on opening (a plain file's;
+ * 0 for a stream, compressed input included, whose size is not known).
+ */
+static void progress_init(struct progress *pg, const struct cli_opts *o,
+                          uint64_t size)
 {
-    struct stat st;
-
     memset(pg, 0, sizeof(*pg));
     pg->last_pct = ~0u;
-    if ( o->progress && isatty(STDERR_FILENO) && strcmp(o->path, "-") &&
-         !stat(o->path, &st) && st.st_size > 0 )
-        pg->size = (uint64_t)st.st_size;
+    if ( o->progress && isatty(STDERR_FILENO) )
+        pg->size = size;
 }
 
-static void progress_show(struct progress *pg, uint64_t n,
-                          const struct xa_record *r)
+/* A batch of merged records: counted, and shown now and then. */
+static void progress_batch(struct progress *pg, const struct xa_record *r,
+                           unsigned int n)
 {
-    unsigned int pct;
+    const struct xa_record *last;
+    unsigned int i, pct;
 
-    if ( !pg->size || n < pg->next )
+    if ( !pg->size || !n )
         return;
-    pg->next = n + 65536;
-    pct = r->offset >= pg->size ? 100
-          : (unsigned int)(r->offset * 100 / pg->size);
+    last = &r[n - 1];
+    for ( i = 0; i < n; i++ )
+        pg->records += r[i].event != XA_EV_CPU_END;
+    if ( pg->records < pg->next )
+        return;
+    pg->next = pg->records + 65536;
+    pct = last->offset >= pg->size ? 100
+          : (unsigned int)(last->offset * 100 / pg->size);
     if ( pct == pg->last_pct )
         return;
     pg->last_pct = pct;
     fprintf(stderr, "\rxenalyze: %3u%% of %llu bytes, %llu records", pct,
-            (unsigned long long)pg->size, (unsigned long long)n);
+            (unsigned long long)pg->size,
+            (unsigned long long)pg->records);
 }
 
 static void progress_end(struct progress *pg)
@@ -64,7 +74,6 @@ struct summary_ctx {
     struct xa_slowest *slowest;     /* NULL: no --slowest */
     struct xa_out *out;
     struct progress *pg;
-    uint64_t n;
 };
 
 static void consume_summary(void *arg, const struct xa_record *r,
@@ -78,7 +87,6 @@ static void consume_summary(void *arg, const struct xa_record *r,
         /* The model's observers write plots and timeline as it goes. */
         for ( i = 0; i < n; i++ )
         {
-            c->n += r[i].event != XA_EV_CPU_END;
             if ( c->plots )
                 xa_plots_record(c->plots, &r[i], c->model);
             if ( c->timeline )
@@ -89,18 +97,13 @@ static void consume_summary(void *arg, const struct xa_record *r,
             xa_model_feed(c->model, &r[i]);
         }
         xa_out_maybe_flush(c->out);
-        if ( n )
-            progress_show(c->pg, c->n, &r[n - 1]);
+        progress_batch(c->pg, r, n);
         return;
     }
     (void)aux;
     for ( i = 0; i < n; i++ )
-    {
-        c->n += r[i].event != XA_EV_CPU_END;
         xa_model_feed(c->model, &r[i]);
-    }
-    if ( n )
-        progress_show(c->pg, c->n, &r[n - 1]);
+    progress_batch(c->pg, r, n);
 }
 
 /*
@@ -113,7 +116,6 @@ struct dump_ctx {
     struct xa_dump *dump;
     struct xa_out *out;
     struct progress *pg;
-    uint64_t n;
 };
 
 static void produce_dump(void *arg, const struct xa_record *rec,
@@ -140,34 +142,27 @@ static void consume_dump(void *arg, const struct xa_record *r,
             .hvm_mode = (enum xa_hvm_mode)(aux[i] >> 32),
         };
 
-        c->n += r[i].event != XA_EV_CPU_END;
         if ( !xa_dump_selects(c->dump, &r[i], (uint32_t)aux[i]) )
             continue;
         xa_dump_record_as(c->dump, &r[i], (uint32_t)aux[i], &fmt, c->out);
         xa_out_maybe_flush(c->out);
     }
-    if ( n )
-        progress_show(c->pg, c->n, &r[n - 1]);
+    progress_batch(c->pg, r, n);
 }
 
 /* The dump formatted in worker threads (--threads=N, N > 1). */
 struct dump_par_ctx {
     struct xa_dump_par *par;
     struct progress *pg;
-    uint64_t n;
 };
 
 static void consume_dump_par(void *arg, const struct xa_record *r,
                              const uint64_t *aux, unsigned int n)
 {
     struct dump_par_ctx *c = arg;
-    unsigned int i;
 
-    for ( i = 0; i < n; i++ )
-        c->n += r[i].event != XA_EV_CPU_END;
     xa_dump_par_batch(c->par, r, aux, n);
-    if ( n )
-        progress_show(c->pg, c->n, &r[n - 1]);
+    progress_batch(c->pg, r, n);
 }
 
 /* --threads, or the CPUs present. */
@@ -346,7 +341,6 @@ int cli_run(const struct cli_opts *o)
     struct xa_dump dump;
     struct progress pg;
     const struct xa_reader_stats *st;
-    uint64_t n = 0;
     unsigned int threads = nr_threads(o);
     int rc, status = 1;
 
@@ -357,7 +351,7 @@ int cli_run(const struct cli_opts *o)
     xa_out_init(&tl_out, -1);
     xa_out_init(&ex_out, -1);
     xa_out_init(&rs_out, -1);
-    progress_init(&pg, o);
+    memset(&pg, 0, sizeof(pg));
     if ( o->symbol_file && !(symbols = load_symbols(o->symbol_file)) )
         goto out;
 
@@ -367,6 +361,7 @@ int cli_run(const struct cli_opts *o)
         fprintf(stderr, "xenalyze: %s: %s\n", o->path, xa_strerror(rc));
         goto out;
     }
+    progress_init(&pg, o, xa_reader_stats(rd)->bytes);
     /* Exits are named from the first 16 MiB, file or pipe alike. */
     if ( o->mode == CLI_DUMP || o->perfetto || o->exits ||
          o->runstates )
@@ -472,13 +467,10 @@ int cli_run(const struct cli_opts *o)
     if ( o->mode == CLI_COUNT )
     {
         struct xa_record buf[256];
-        unsigned int i, got;
 
-        do {
-            got = xa_merge_read(mg, buf, 256, &rc);
-            for ( i = 0; i < got; i++ )
-                n += buf[i].event != XA_EV_CPU_END;
-        } while ( rc == XA_OK );
+        do
+            (void)xa_merge_read(mg, buf, 256, &rc);
+        while ( rc == XA_OK );
     }
     else if ( o->mode == CLI_DUMP && threads > 1 )
     {
@@ -494,7 +486,6 @@ int cli_run(const struct cli_opts *o)
                              consume_dump_par, &c);
         xa_dump_par_finish(c.par);
         xa_dump_par_free(c.par);
-        n = c.n;
     }
     else if ( o->mode == CLI_DUMP )
     {
@@ -503,7 +494,6 @@ int cli_run(const struct cli_opts *o)
 
         rc = xa_pipeline_run(mg, threads, o->slice, produce_dump, &c,
                              consume_dump, &c);
-        n = c.n;
     }
     else
     {
@@ -513,7 +503,6 @@ int cli_run(const struct cli_opts *o)
 
         rc = xa_pipeline_run(mg, threads, o->slice, NULL, NULL,
                              consume_summary, &c);
-        n = c.n;
     }
     progress_end(&pg);
     if ( rc == XA_END )
@@ -594,7 +583,7 @@ int cli_run(const struct cli_opts *o)
         fprintf(stderr, "xenalyze: standard output: %s\n", xa_strerror(rc));
         goto out;
     }
-    if ( !n )
+    if ( !st->records )
     {
         fprintf(stderr, "xenalyze: %s: no valid trace record in the input\n",
                 o->path);

@@ -18,6 +18,8 @@
 
 #include <xenalyze/diff.h>
 
+#include "stats/stats-private.h"
+
 struct loaded {
     struct xa_summary s;            /* first: the pointer handed out */
     struct xa_json *doc;
@@ -70,30 +72,31 @@ static int hist_load(struct loaded *l, const struct xa_json_value *v,
                      struct xa_stat *st, const char *where)
 {
     const struct xa_json_value *h = xa_json_get(v, "hist");
-    size_t i, n = xa_json_len(h);
-    uint64_t k = 0, total = 0;
+    uint64_t total;
+    unsigned int g;
+    int rc;
 
     if ( !l->hist || xa_json_type(h) != XA_JSON_ARRAY )
         return 1;
-    if ( n % 2 )
+    if ( xa_json_len(h) % 2 )
         return bad(l, "a hist of odd length", where);
-    for ( i = 0; i < n; i += 2 )
-    {
-        uint64_t d, c;
-        unsigned int g;
-
-        if ( !xa_json_u64(xa_json_at(h, i), &d) ||
-             !xa_json_u64(xa_json_at(h, i + 1), &c) ||
-             (i && !d) || d >= (uint64_t)XA_STAT_GROUPS * XA_STAT_SUB ||
-             (k += d) >= (uint64_t)XA_STAT_GROUPS * XA_STAT_SUB ||
-             c > UINT32_MAX || (total += c) > st->count )
-            return bad(l, "a hist out of its layout", where);
-        g = (unsigned int)(k / XA_STAT_SUB);
-        if ( !st->groups[g] &&
-             !(st->groups[g] = own_calloc(l, XA_STAT_SUB, sizeof(uint32_t))) )
+    rc = stat_hist_add_json(st, h, &total);
+    /* The buckets allocated belong to the loaded summary from here. */
+    for ( g = 0; g < XA_STAT_GROUPS; g++ )
+        if ( st->groups[g] && !own(l, st->groups[g]) )
+        {
+            /* own() freed this one; the ones after it are not owned yet. */
+            for ( st->groups[g] = NULL; ++g < XA_STAT_GROUPS; )
+            {
+                free(st->groups[g]);
+                st->groups[g] = NULL;
+            }
             return XA_E_NOMEM;
-        st->groups[g][k % XA_STAT_SUB] = (uint32_t)c;
-    }
+        }
+    if ( rc == XA_E_NOMEM )
+        return rc;
+    if ( rc )
+        return bad(l, "a hist out of its layout", where);
     if ( total != st->count )
         return bad(l, "a hist that does not add up to its count", where);
     return 0;

@@ -1318,8 +1318,9 @@ const struct xa_fmt_ctx *xa_model_fmt_ctx(const struct xa_model *m)
 static int trace_peek(struct xa_reader *rd, uint64_t max_records,
                       struct xa_trace_hints *h);
 
-int xa_trace_peek(const char *path, uint64_t max_records,
-                  struct xa_trace_hints *h)
+/* Opens path, or data[0..size) when path is NULL, and peeks. */
+static int trace_peek_open(const char *path, const void *data, size_t size,
+                           uint64_t max_records, struct xa_trace_hints *h)
 {
     struct xa_diag diag;
     struct xa_reader *rd = NULL;
@@ -1328,26 +1329,21 @@ int xa_trace_peek(const char *path, uint64_t max_records,
     h->hvm_mode = XA_HVM_VMX;
     h->clock_hz = 0;
     xa_diag_init(&diag);
-    rc = xa_reader_open(path, &diag, &rd);
-    if ( rc )
-        return rc;
-    return trace_peek(rd, max_records, h);
+    rc = path ? xa_reader_open(path, &diag, &rd)
+              : xa_reader_open_mem(data, size, &diag, &rd);
+    return rc ? rc : trace_peek(rd, max_records, h);
+}
+
+int xa_trace_peek(const char *path, uint64_t max_records,
+                  struct xa_trace_hints *h)
+{
+    return trace_peek_open(path, NULL, 0, max_records, h);
 }
 
 int xa_trace_peek_mem(const void *data, size_t size, uint64_t max_records,
                       struct xa_trace_hints *h)
 {
-    struct xa_diag diag;
-    struct xa_reader *rd = NULL;
-    int rc;
-
-    h->hvm_mode = XA_HVM_VMX;
-    h->clock_hz = 0;
-    xa_diag_init(&diag);
-    rc = xa_reader_open_mem(data, size, &diag, &rd);
-    if ( rc )
-        return rc;
-    return trace_peek(rd, max_records, h);
+    return trace_peek_open(NULL, data, size, max_records, h);
 }
 
 /* Frees rd. */

@@ -18,6 +18,7 @@
 #include <xenalyze/sum-merge.h>
 
 #include "model-private.h"
+#include "stats/stats-private.h"
 
 /* qsort() of n elements; an empty array may be NULL (qsort's may not). */
 static void sort_any(void *base, size_t n, size_t size,
@@ -168,9 +169,8 @@ static int add_stats(struct in_ctx *c, struct xa_stat *dst,
 {
     const struct xa_json_value *h = js ? xa_json_get(js, "hist") : NULL;
     struct xa_stat t;
-    unsigned int i, n, k = 0;
-    uint64_t sum = 0, d, cnt;
-    int rc = XA_E_INVAL;
+    uint64_t sum;
+    int rc;
 
     if ( !js )
         return XA_OK;
@@ -185,24 +185,11 @@ static int add_stats(struct in_ctx *c, struct xa_stat *dst,
     t.cycles = u64_of(js, "cycles");
     t.min = u64_of(js, "min");
     t.max = u64_of(js, "max");
-    n = xa_json_len(h);
-    for ( i = 0; i < n; i += 2 )
+    if ( (rc = stat_hist_add_json(&t, h, &sum)) )
     {
-        if ( !xa_json_u64(xa_json_at(h, i), &d) ||
-             !xa_json_u64(xa_json_at(h, i + 1), &cnt) ||
-             d > XA_STAT_NR_BUCKETS || (i && !d) ||
-             k + d >= XA_STAT_NR_BUCKETS )
-        {
-            say(c, "a histogram out of its layout", NULL);
-            goto out;
-        }
-        k += (unsigned int)d;
-        if ( (rc = xa_stat_bucket_add(&t, k, cnt)) )
-        {
-            say(c, "a histogram bucket beyond 2^32 samples", NULL);
-            goto out;
-        }
-        sum += cnt;
+        say(c, rc == XA_E_INVAL ? "a histogram out of its layout" :
+            "a histogram bucket beyond 2^32 samples", NULL);
+        goto out;
     }
     rc = XA_E_INVAL;
     if ( sum != t.count || (t.count && t.min > t.max) )

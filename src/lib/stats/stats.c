@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <xenalyze/stats.h>
+#include "stats-private.h"
 
 const double xa_stat_pcts[XA_STAT_NR_PCT] = { 5, 50, 90, 95, 99, 99.9 };
 const char *const xa_stat_pct_names[XA_STAT_NR_PCT] = {
@@ -204,5 +204,29 @@ int xa_stat_bucket_add(struct xa_stat *s, unsigned int k, uint64_t n)
     if ( n > UINT32_MAX - *c )
         return XA_E_RANGE;
     *c += (uint32_t)n;
+    return XA_OK;
+}
+
+int stat_hist_add_json(struct xa_stat *s, const struct xa_json_value *hist,
+                       uint64_t *total)
+{
+    size_t i, n = xa_json_len(hist);
+    uint64_t k = 0, d, c;
+    int rc;
+
+    *total = 0;
+    if ( xa_json_type(hist) != XA_JSON_ARRAY || n % 2 )
+        return XA_E_INVAL;
+    for ( i = 0; i < n; i += 2 )
+    {
+        if ( !xa_json_u64(xa_json_at(hist, i), &d) ||
+             !xa_json_u64(xa_json_at(hist, i + 1), &c) ||
+             (i && !d) || d >= XA_STAT_NR_BUCKETS ||
+             (k += d) >= XA_STAT_NR_BUCKETS )
+            return XA_E_INVAL;
+        if ( (rc = xa_stat_bucket_add(s, (unsigned int)k, c)) )
+            return rc;
+        *total += c;
+    }
     return XA_OK;
 }
