@@ -43,6 +43,7 @@ NAMES = {
     0x0002800D: "SCHED_DOM_TIMER_FN", 0x0002800E: "SCHED_SWITCH_INFPREV",
     0x0002800F: "SCHED_SWITCH_INFNEXT", 0x00028010: "SCHED_SHUTDOWN_CODE",
     0x00028011: "SCHED_SWITCH_INFCONT",
+    0x0010F005: "MEM_DECREASE_RESERVATION",
     0x00081001: "HVM_VMENTRY", 0x00081002: "HVM_VMEXIT", 0x00081102: "HVM_VMEXIT64",
     0x00081003: "HVM_SVM_EXIT", 0x00081103: "HVM_SVM_EXIT64",
     0x00082001: "HVM_PF_XEN", 0x00082101: "HVM_PF_XEN64", 0x00082002: "HVM_PF_INJECT",
@@ -187,6 +188,7 @@ def parse(path, wl):
         "pf_region": collections.Counter(),      # (2 MB region of addr, error code) -> n
         "pv_pf": collections.Counter(),          # (dom, user?) -> n
         "runstate_to_running": collections.Counter(),
+        "decrease": collections.Counter(),       # (word 2, word 3) -> n
         "lost": 0, "wraps": 0, "clock_khz": None,
     }
     running = {}  # pcpu -> (dom, vcpu)
@@ -281,6 +283,9 @@ def account(st, running, cpu, ev, w):
         rip = (w[1] | (w[2] << 32)) if ev & 0x100 and len(w) >= 3 else (w[1] if len(w) > 1 else 0)
         st["exits"][(dom, code, where(st, rip))] += 1
         st["exit_vcpu"][cur] += 1
+    elif ev == 0x0010F005 and len(w) == 4:
+        # { u64 gfn; u32 d, order } from Xen 4.18 (before: d:16 order:16, padding)
+        st["decrease"][(w[2], w[3])] += 1
     elif ev & 0xFFFFF000 == 0x00082000:
         st["handler"][(dom, ev)] += 1
         if ev == 0x0008200E and w:
@@ -407,6 +412,12 @@ def main():
         out("  MSR writes by index: %s" % ", ".join("%#x %d" % kv for kv in sorted(st["msr_write"].items())))
         out("  I/O ports: %s" % ", ".join("%s %#x %d" % (k[0], k[1], v) for k, v in sorted(st["ioport"].items())))
         out("  MMIO: %s" % ", ".join("%s %d" % kv for kv in sorted(st["iomem"].items())))
+        out("")
+    if st["decrease"]:
+        out("TRC_MEM decrease_reservation (0x0010f005) by its words 2 and 3 (Xen 4.18+: domain, order):")
+        for (d, o), c in sorted(st["decrease"].items()):
+            out("  words %#x %#x: %d records%s" % (d, o, c, " (as 4.18+: d%d order %d, %d pages)" % (
+                d, o, c << o) if d <= 0xFFFF and o <= 63 else ""))
         out("")
     if st["hypercall"]:
         out("PV hypercalls (TRC_PV_HYPERCALL_V2 0x20100d) per op, by domain:")

@@ -75,10 +75,18 @@ pvh|hvm)
     else
         LOG=/var/log/xen/hvm-serial.log    # serial="file:..." (no input: the guest starts
     fi                                     # by itself xlab_wait=40 s after "EXITS READY")
-    n=0; LIM=480; [ "$MODE" = hvm ] && LIM=1500
+    # The guest's console is shown here as it comes (lines "LAB guest| ..."), with the
+    # guest vCPUs' CPU time every 60 s, so that a stuck guest shows where it stopped.
+    n=0; LIM=$(arg xlab_ready); [ -n "$LIM" ] || LIM=480; SHOWN=0
     while ! grep -q "EXITS READY" $LOG 2>/dev/null; do
         sleep 1; n=$((n+1))
-        [ $n -gt $LIM ] && { echo "LAB guest not ready"; cat $LOG /var/log/xen/*.log; xl list; poweroff -f; }
+        if [ $((n % 10)) = 0 ] && [ -e $LOG ]; then
+            sed -n "$((SHOWN+1)),\$ s/^/LAB guest| /p" $LOG; SHOWN=$(wc -l < $LOG)
+        fi
+        [ $((n % 60)) = 0 ] && { echo "LAB waiting for the guest ${n}s uptime=$(cut -d' ' -f1 /proc/uptime)"; xl vcpu-list guest1; }
+        [ $n -gt $LIM ] && {
+            echo "LAB guest not ready"; cat $LOG /var/log/xen/*.log; xl list; xl vcpu-list
+            xl debug-keys d; sleep 5; poweroff -f; }   # d: guest registers on Xen's console
     done
     echo "LAB guest ready after ${n}s uptime=$(cut -d' ' -f1 /proc/uptime)"
     TTY=""
@@ -96,8 +104,8 @@ pvh|hvm)
     [ -n "$TTY" ] && echo go > "$TTY"
     # poll slowly: every poll forks two dom0 processes, which shows up in the trace
     n=0
-    while ! grep -q "EXITS DONE" $LOG; do
-        sleep 0.5; n=$((n+1)); [ $n -gt 120 ] && break
+    while ! grep -q "GUEST workload finished" $LOG; do   # exits.c, then the balloon
+        sleep 0.5; n=$((n+1)); [ $n -gt $((2 * T + 20)) ] && break
     done
     stop_tracing
     echo "LAB ---- guest console log ----"

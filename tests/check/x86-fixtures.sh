@@ -108,3 +108,97 @@ if pf != wpf:
 print("xen420 pv dom0: %d hypercalls of %d kinds, %d page faults, %d kHz from the clock record"
       % (sum(hc.values()), len(hc), pf, want_khz))
 PY
+
+# Xen 4.20, a PVH guest on (nested) SVM: its exits come as the separate SVM
+# exit records of Xen 4.19+ (0x00081103), read with no option; the rate is
+# the clock record's (no --cpu-hz).  Against lab/x86/check.py: the exits per
+# exit code and per vCPU of d1, every workload loop's markers, and the
+# balloon's TRC_MEM decrease_reservation records (4.18+ layout: d, order),
+# whose page count the guest printed.
+g=$F/x86-qemu-xen420-pvh-svm
+$XA --format=json "$g.xentrace" > "$TMP/420pvh.json" || exit 1
+$XA "$g.xentrace" > "$TMP/420pvh.txt" || exit 1
+khz=$(sed -n 's/^clock_khz \([0-9]*\) .*/\1/p' "$g.check.txt")
+mhz=$(awk -v k="$khz" 'BEGIN { printf "%.6f", k / 1000 }')
+grep -qx "Clock: $mhz MHz (from the trace's clock record)" "$TMP/420pvh.txt" || {
+    grep Clock "$TMP/420pvh.txt"; exit 1; }
+grep -q "(XEN) Detected $(awk -v k="$khz" 'BEGIN { printf "%.3f", k / 1000 }') MHz processor." \
+    "$g.bootlog.txt" || { echo "xen420 pvh: boot log rate is not the clock record's"; exit 1; }
+$XA --dump-all "$g.xentrace" 2> /dev/null | grep ' decrease_reservation ' > "$TMP/420dec"
+python3 - "$TMP/420pvh.json" "$g.check.txt" "$TMP/420dec" "$g.bootlog.txt" <<'PY' || exit 1
+import json, re, sys
+s = json.load(open(sys.argv[1]))
+c = open(sys.argv[2]).read()
+def fail(msg):
+    print("xen420 pvh: " + msg)
+    sys.exit(1)
+def num(pattern):
+    return int(re.search(pattern, c, re.M).group(1))
+t = s["trace"]
+khz = num(r"^clock_khz (\d+)")
+if (t["cpu_hz"], t["cpu_hz_source"], t["arch"], t["hvm_mode"]) != (khz * 1000, "trace", "x86-svm", "svm") \
+        or "4.19+" not in t["hvm_mode_reason"]:
+    fail("trace %r, clock record %d kHz" % (t, khz))
+if t["records"] != num(r"^records (\d+)") or s["anomalies"]:
+    fail("records %d, anomalies %r" % (t["records"], s["anomalies"]))
+# check.py: every exit is an SVM_EXIT64 record, none the generic VMEXIT64
+n_svm = num(r"^  0x00081103 +(\d+) .*HVM_SVM_EXIT64$")
+if re.search(r"^  0x0008110[02] ", c, re.M):
+    fail("generic VMEXIT records in a Xen 4.20 SVM trace")
+# exits per exit code of d1: the analyzer's against check.py's; an exit still
+# open when the trace ends is not counted, at most one per vCPU
+sec = re.search(r"^  d1: (\d+) exits.*?\n((?:    0x.*\n)+)", c, re.M)
+want = {int(m.group(1), 16): int(m.group(2))
+        for m in re.finditer(r"^    (0x[0-9a-f]+) \S+ +(\d+) ", sec.group(2), re.M)}
+if int(sec.group(1)) != n_svm or sum(want.values()) != n_svm:
+    fail("check.py: d1 %s exits, %d SVM_EXIT64 records" % (sec.group(1), n_svm))
+d1 = [d for d in s["domains"] if d["id"] == 1]
+if len(d1) != 1:
+    fail("domains %r" % [d["id"] for d in s["domains"]])
+got, subs, per_vcpu = {}, {}, {}
+for v in d1[0]["vcpus"]:
+    per_vcpu[v["id"]] = sum(e["count"] for e in v["exits"])
+    for e in v["exits"]:
+        got[e["code"]] = got.get(e["code"], 0) + e["count"]
+        for x in e["sub"]:
+            subs[x["key"]] = subs.get(x["key"], 0) + x["count"]
+nv = len(per_vcpu)
+if set(got) != set(want) or any(not want[k] - nv <= got[k] <= want[k] for k in want) \
+        or sum(want.values()) - sum(got.values()) > nv:
+    fail("exits by code %r, check.py %r" % (got, want))
+wv = {int(m.group(1)): int(m.group(2)) for m in re.finditer(r"d1 v(\d+) (\d+)", re.search(
+    r"^  exits per vcpu: (.*)$", c, re.M).group(1))}
+if set(wv) != set(per_vcpu) or any(not wv[k] - 1 <= per_vcpu[k] <= wv[k] for k in wv):
+    fail("exits per vCPU %r, check.py %r" % (per_vcpu, wv))
+# the workload: every loop complete in the trace, as check.py found it
+loops = num(r"^  CPUID leaf 0x5eedLLLL: \d+ records; loops 0\.\.\d+ seen, (\d+) complete")
+if not re.search(r"^  VMMCALL eax 0x5eedLLLL: %d records; loops 0\.\.%d seen, %d complete" % (
+        5 * loops, loops - 1, loops), c, re.M) or loops < 1:
+    fail("check.py's loops")
+for loop in range(loops):
+    if subs.get("cpuid:0x%08x" % (0x5eed0000 | loop)) != 100:
+        fail("CPUID leaf loop %d: %r" % (loop, subs.get("cpuid:0x%08x" % (0x5eed0000 | loop))))
+    if subs.get("hypercall:%d" % (0x5eed0000 | loop)) != 5:
+        fail("VMMCALL loop %d: %r" % (loop, subs.get("hypercall:%d" % (0x5eed0000 | loop))))
+ports = {("in" if m.group(1) == "in" else "out", int(m.group(2), 16)): int(m.group(3))
+         for m in re.finditer(r"(in|out) (0x[0-9a-f]+) (\d+)", re.search(r"^  I/O ports: (.*)$", c, re.M).group(1))}
+if (subs.get("io:0x0084:w"), subs.get("io:0x0061:r")) != (ports[("out", 0x84)], ports[("in", 0x61)]) \
+        or ports[("out", 0x84)] != 10 * loops:
+    fail("ports %r, check.py %r" % ({k: v for k, v in subs.items() if k.startswith("io:")}, ports))
+if subs.get("msr:0x0000001b:r") != num(r"^  MSR reads by index: 0x1b (\d+)") or subs.get("msr:0x0000001b:r") != 5 * loops:
+    fail("MSR 0x1b reads %r" % subs.get("msr:0x0000001b:r"))
+mmio = sum(n for k, n in subs.items() if k.startswith("mmio:"))
+if mmio != num(r"^  MMIO: write (\d+)"):
+    fail("MMIO keys %d" % mmio)
+# TRC_MEM decrease_reservation, Xen 4.18+ layout: d1, order 0, one record per
+# page the guest's balloon gave back
+dec = open(sys.argv[3]).read().splitlines()
+wdec = num(r"^  words 0x1 0x0: (\d+) records \(as 4\.18\+: d1 order 0")
+pages = int(re.search(r"GUEST BALLOON .*: (\d+) pages released", open(sys.argv[4]).read()).group(1))
+good = [l for l in dec if re.search(r" d1 order=0$", l)]
+if len(dec) != wdec or len(good) != wdec or wdec != pages or pages < 1:
+    fail("decrease_reservation: %d records, %d as d1 order 0 (check.py %d, the guest %d pages): %r"
+         % (len(dec), len(good), wdec, pages, dec[:2]))
+print("xen420 pvh: %d SVM exits of %d codes, %d loops, %d balloon pages, %d kHz from the clock record"
+      % (sum(got.values()), len(got), loops, pages, khz))
+PY
