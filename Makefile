@@ -57,7 +57,8 @@ SHLIB := $(BUILD)/libxenalyze.so.$(VERSION)
 # Compressed input: zlib, liblzma and libzstd when their headers are there
 # (ZLIB=0, LZMA=0, ZSTD=0: build without; the reader then says how to read
 # such a file).
-have_hdr = $(shell echo '\#include <$(1)>' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+have_hdr = $(shell printf '\043include <%s>\n' '$(1)' | \
+             $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
 ZLIB     ?= $(call have_hdr,zlib.h)
 LZMA     ?= $(call have_hdr,lzma.h)
 ZSTD     ?= $(call have_hdr,zstd.h)

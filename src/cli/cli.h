@@ -92,6 +92,43 @@ struct cli_option {
 
 extern const struct cli_option cli_options[];
 
+/* One line of --help: "  -s, --name=ARG", then the help's lines. */
+void cli_usage_line(FILE *f, int short_name, const char *name,
+                    enum cli_arg arg, const char *arg_name, const char *help);
+
+/*
+ * A subcommand's options (xenalyze diff, merge): a table of the same
+ * shape with the subcommand's own state; --help is added and generated
+ * from the table.  A handler returns 0 (go on), -1 (error, already said)
+ * or CLI_STOP (the arguments that follow are the subcommand's).
+ */
+#define CLI_STOP 2
+
+struct cli_subopt {
+    const char *name;
+    enum cli_arg arg;
+    const char *arg_name;
+    const char *help;
+    int (*handle)(void *ctx, const char *arg);
+};
+
+struct cli_subcmd {
+    const char *name;               /* "diff" */
+    const char *synopsis;           /* "[OPTION...] A B" */
+    const char *intro;              /* what it does, a paragraph */
+    const struct cli_subopt *opts;  /* ends with a NULL name */
+    bool in_order;                  /* options only before the operands */
+};
+
+/*
+ * Parses argv (argv[0] the subcommand's name) with sub's table.  Returns
+ * 0 with *first the index of the first operand, CLI_DONE after --help, or
+ * -1 after saying what was wrong and the usage.
+ */
+int cli_subparse(const struct cli_subcmd *sub, int argc, char **argv,
+                 void *ctx, int *first);
+void cli_subusage(const struct cli_subcmd *sub, FILE *f);
+
 void cli_opts_init(struct cli_opts *o);
 void cli_opts_dispose(struct cli_opts *o);
 /* Checks combinations after parsing; says why and returns -1 if wrong. */

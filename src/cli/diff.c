@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only
  *
  * xenalyze diff A B: two traces summarised and compared (libxenalyze's
- * xa_diff).  Its own small option table; help generated from it.
+ * xa_diff).  Its own option table (subcmd.c); help generated from it.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,18 +44,20 @@ static void unload(struct loaded *l)
 #define JSON_MAX ((size_t)1 << 30)
 
 /* A file that begins with '{' (after white space) is a JSON summary. */
-static bool is_json(const char *path)
+static bool is_json(struct xa_reader *rd)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
-    int c = EOF;
+    const unsigned char *head;
+    const void *h;
+    size_t len, i;
 
-    if ( !f )
+    if ( xa_reader_head(rd, 4096, &h, &len) )
         return false;
-    do
-        c = getc(f);
-    while ( c == ' ' || c == '\t' || c == '\n' || c == '\r' );
-    fclose(f);
-    return c == '{';
+    head = h;
+    for ( i = 0; i < len; i++ )
+        if ( head[i] != ' ' && head[i] != '\t' && head[i] != '\n' &&
+             head[i] != '\r' )
+            return head[i] == '{';
+    return false;
 }
 
 static int load_json(const char *path, struct loaded *l)
@@ -94,10 +95,19 @@ static int load(const char *path, uint64_t hz, struct loaded *l)
     memset(l, 0, sizeof(*l));
     xa_diag_init(&l->diag);
     xa_diag_init(&l->mdiag);
-    if ( is_json(path) )
+    if ( (rc = xa_reader_open(path, &l->diag, &l->rd)) )
+    {
+        fprintf(stderr, "xenalyze diff: %s: %s\n", path, xa_strerror(rc));
+        return -1;
+    }
+    /* Standard input is a trace: what is peeked there is not read again. */
+    if ( strcmp(path, "-") && is_json(l->rd) )
+    {
+        xa_reader_free(l->rd);
+        l->rd = NULL;
         return load_json(path, l);
-    if ( (rc = xa_reader_open(path, &l->diag, &l->rd)) ||
-         (rc = xa_merge_new(l->rd, &l->mg)) ||
+    }
+    if ( (rc = xa_merge_new(l->rd, &l->mg)) ||
          (rc = xa_catalog_new(&l->cat)) ||
          (rc = xa_model_new(l->cat, &l->mdiag, &mopts, &l->model)) )
     {
@@ -134,42 +144,36 @@ static int load(const char *path, uint64_t hz, struct loaded *l)
     return 0;
 }
 
-static const struct option lopts[] = {
-    { "cpu-hz", required_argument, NULL, 'c' },
-    { "format", required_argument, NULL, 'f' },
-    { "map", required_argument, NULL, 'm' },
-    { "guests", no_argument, NULL, 'g' },
-    { "fail-above", required_argument, NULL, 'F' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
-};
-
-static const char *const helps[] = {
-    "RATE     the traces' clock rate (default: each trace's own;\n"
-    "                    a JSON summary keeps the rate it was made with)",
-    "FMT      text (default) or json (docs/diff.md)",
-    "A:B[,..] compare domain A of the first trace with domain B of the\n"
-    "                    second (default: by kind, dom0, HVM, PV, Arm, in id order)",
-    "         every guest domain together (not dom0, idle, default)",
-    "PCT      exit status 2 when an exit's share of time or mean grows by\n"
-    "                    more than PCT percent, beyond chance",
-    "         this help",
-};
-
-static void usage(FILE *f)
+static int o_hz(void *ctx, const char *arg)
 {
-    unsigned int i;
+    struct diff_opts *o = ctx;
 
-    fprintf(f, "Usage: xenalyze diff [OPTION...] A B\n"
-            "Compare two traces, or JSON summaries of them (--format=json):\n"
-            "exits, sub-keys and runstates per domain pair.\n\n");
-    for ( i = 0; lopts[i].name; i++ )
-        fprintf(f, "  --%-16s %s\n", lopts[i].name, helps[i]);
+    if ( xa_hz_parse(arg, &o->hz) )
+    {
+        fprintf(stderr, "xenalyze diff: --cpu-hz=%s: expected e.g. 2.4G\n",
+                arg);
+        return -1;
+    }
+    return 0;
 }
 
-static int parse_map(struct diff_opts *o, const char *s)
+static int o_format(void *ctx, const char *arg)
 {
-    const char *p = s;
+    struct diff_opts *o = ctx;
+
+    if ( strcmp(arg, "text") && strcmp(arg, "json") )
+    {
+        fprintf(stderr, "xenalyze diff: --format: text or json\n");
+        return -1;
+    }
+    o->json = !strcmp(arg, "json");
+    return 0;
+}
+
+static int o_map(void *ctx, const char *arg)
+{
+    struct diff_opts *o = ctx;
+    const char *p = arg;
 
     while ( *p )
     {
@@ -177,17 +181,71 @@ static int parse_map(struct diff_opts *o, const char *s)
         unsigned long a = strtoul(p, &end, 0), b;
 
         if ( end == p || *end != ':' || o->nr_map == 64 || a > 0xffff )
-            return -1;
+            goto bad;
         p = end + 1;
         b = strtoul(p, &end, 0);
         if ( end == p || (*end && *end != ',') || b > 0xffff )
-            return -1;
+            goto bad;
         o->map[o->nr_map][0] = (unsigned int)a;
         o->map[o->nr_map++][1] = (unsigned int)b;
         p = *end ? end + 1 : end;
     }
     return 0;
+ bad:
+    fprintf(stderr, "xenalyze diff: --map=%s: expected A:B[,A:B]\n", arg);
+    return -1;
 }
+
+static int o_guests(void *ctx, const char *arg)
+{
+    struct diff_opts *o = ctx;
+
+    (void)arg;
+    o->guests = true;
+    return 0;
+}
+
+static int o_fail_above(void *ctx, const char *arg)
+{
+    struct diff_opts *o = ctx;
+    char *end;
+
+    o->fail_above = strtod(arg, &end);
+    if ( end == arg || *end || !(o->fail_above >= 0) )
+    {
+        fprintf(stderr, "xenalyze diff: --fail-above=%s: expected a "
+                "percentage\n", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static const struct cli_subopt diff_options[] = {
+    { "cpu-hz", CLI_ARG_REQ, "RATE",
+      "the traces' clock rate (default: each trace's own;\n"
+      "a JSON summary keeps the rate it was made with)", o_hz },
+    { "format", CLI_ARG_REQ, "FMT", "text (default) or json (docs/diff.md)",
+      o_format },
+    { "map", CLI_ARG_REQ, "A:B[,..]",
+      "compare domain A of the first trace with domain B\n"
+      "of the second (default: by kind, dom0, HVM, PV,\n"
+      "Arm, in id order)", o_map },
+    { "guests", CLI_ARG_NONE, NULL,
+      "every guest domain together (not dom0, idle, default)", o_guests },
+    { "fail-above", CLI_ARG_REQ, "PCT",
+      "exit status 2 when an exit's share of time or mean\n"
+      "grows by more than PCT percent, beyond chance", o_fail_above },
+    { NULL, CLI_ARG_NONE, NULL, NULL, NULL },
+};
+
+static const struct cli_subcmd diff_cmd = {
+    .name = "diff",
+    .synopsis = "[OPTION...] A B",
+    .intro = "Compare two traces, or JSON summaries of them "
+             "(--format=json):\nexits, sub-keys and runstates per domain "
+             "pair.",
+    .opts = diff_options,
+};
 
 int cli_diff(int argc, char **argv)
 {
@@ -196,69 +254,21 @@ int cli_diff(int argc, char **argv)
     struct loaded a, b;
     struct xa_diff *d = NULL;
     struct xa_out out;
-    int c, status = 1;
-    char *end;
+    int first, rc, status = 1;
 
-    optind = 1;
-    while ( (c = getopt_long(argc, argv, "h", lopts, NULL)) != -1 )
+    if ( (rc = cli_subparse(&diff_cmd, argc, argv, &o, &first)) )
+        return rc == CLI_DONE ? 0 : 1;
+    if ( first != argc - 2 )
     {
-        switch ( c )
-        {
-        case 'c':
-            if ( xa_hz_parse(optarg, &o.hz) )
-            {
-                fprintf(stderr, "xenalyze diff: --cpu-hz=%s: expected e.g. "
-                        "2.4G\n", optarg);
-                return 1;
-            }
-            break;
-        case 'f':
-            if ( strcmp(optarg, "text") && strcmp(optarg, "json") )
-            {
-                fprintf(stderr, "xenalyze diff: --format: text or json\n");
-                return 1;
-            }
-            o.json = !strcmp(optarg, "json");
-            break;
-        case 'm':
-            if ( parse_map(&o, optarg) )
-            {
-                fprintf(stderr, "xenalyze diff: --map=%s: expected A:B[,A:B]"
-                        "\n", optarg);
-                return 1;
-            }
-            break;
-        case 'g':
-            o.guests = true;
-            break;
-        case 'F':
-            o.fail_above = strtod(optarg, &end);
-            if ( end == optarg || *end || !(o.fail_above >= 0) )
-            {
-                fprintf(stderr, "xenalyze diff: --fail-above=%s: expected a "
-                        "percentage\n", optarg);
-                return 1;
-            }
-            break;
-        case 'h':
-            usage(stdout);
-            return 0;
-        default:
-            usage(stderr);
-            return 1;
-        }
-    }
-    if ( optind != argc - 2 )
-    {
-        usage(stderr);
+        cli_subusage(&diff_cmd, stderr);
         return 1;
     }
-    if ( load(argv[optind], o.hz, &a) )
+    if ( load(argv[first], o.hz, &a) )
     {
         unload(&a);
         return 1;
     }
-    if ( load(argv[optind + 1], o.hz, &b) )
+    if ( load(argv[first + 1], o.hz, &b) )
     {
         unload(&a);
         unload(&b);
@@ -274,9 +284,9 @@ int cli_diff(int argc, char **argv)
     {
         xa_out_init(&out, STDOUT_FILENO);
         if ( o.json )
-            xa_diff_render_json(d, argv[optind], argv[optind + 1], &out);
+            xa_diff_render_json(d, argv[first], argv[first + 1], &out);
         else
-            xa_diff_render_text(d, argv[optind], argv[optind + 1], &out);
+            xa_diff_render_text(d, argv[first], argv[first + 1], &out);
         status = xa_out_flush(&out) ? 1 : d->fail ? 2 : 0;
         xa_out_dispose(&out);
     }

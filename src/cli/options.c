@@ -759,18 +759,18 @@ static const char *const group_titles[CLI_G_NR] = {
 #define HELP_COL 26
 
 /* "  -s, --summary=ARG", padded to HELP_COL, then the help's lines. */
-static void usage_option(FILE *f, const struct cli_option *c)
+void cli_usage_line(FILE *f, int short_name, const char *name,
+                    enum cli_arg arg, const char *arg_name, const char *help)
 {
-    const char *h = c->help, *nl;
+    const char *h = help, *nl;
     int n;
 
-    n = fprintf(f, "  %c%c%s--%s", c->short_name ? '-' : ' ',
-                c->short_name ? c->short_name : ' ',
-                c->short_name ? ", " : "  ", c->name);
-    if ( c->arg == CLI_ARG_REQ )
-        n += fprintf(f, "=%s", c->arg_name);
-    else if ( c->arg == CLI_ARG_OPT )
-        n += fprintf(f, "[=%s]", c->arg_name);
+    n = fprintf(f, "  %c%c%s--%s", short_name ? '-' : ' ',
+                short_name ? short_name : ' ', short_name ? ", " : "  ", name);
+    if ( arg == CLI_ARG_REQ )
+        n += fprintf(f, "=%s", arg_name);
+    else if ( arg == CLI_ARG_OPT )
+        n += fprintf(f, "[=%s]", arg_name);
     for ( ;; )
     {
         nl = strchr(h, '\n');
@@ -786,6 +786,11 @@ static void usage_option(FILE *f, const struct cli_option *c)
         h = nl + 1;
         n = 0;
     }
+}
+
+static void usage_option(FILE *f, const struct cli_option *c)
+{
+    cli_usage_line(f, c->short_name, c->name, c->arg, c->arg_name, c->help);
 }
 
 /* The compatibility options, as a filled paragraph of names. */
@@ -821,6 +826,8 @@ void cli_usage(FILE *f)
 
     fprintf(f, "Usage: xenalyze [OPTION...] TRACE\n"
             "       xenalyze diff [OPTION...] A B   (xenalyze diff --help)\n"
+            "       xenalyze merge [OPTION...] SUMMARY.json...   "
+            "(xenalyze merge --help)\n"
             "Analyse a xentrace file (TRACE, or - for standard input).\n");
     for ( g = 0; g < CLI_G_NR; g++ )
     {

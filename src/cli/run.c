@@ -228,45 +228,28 @@ static void slowest_second_pass(const struct cli_opts *o,
     xa_reader_free(rd);
 }
 
-/* --symbol-file: read here (the library parses); NULL on error, said. */
+/* A symbol file is at most this big (a kernel's System.map: ~10 MB). */
+#define SYMBOLS_MAX ((size_t)1 << 30)
+
+/* --symbol-file: read and parsed by the library; NULL on error, said. */
 static struct xa_symbols *load_symbols(const char *path)
 {
     struct xa_symbols *sy = NULL;
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    size_t len = 0, cap = 0, got;
     unsigned int skipped = 0;
-    int rc;
+    char *text;
+    size_t len;
+    int rc = xa_read_file(path, SYMBOLS_MAX, &text, &len);
 
-    if ( !f )
+    if ( rc )
     {
-        fprintf(stderr, "xenalyze: %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "xenalyze: %s: %s\n", path,
+                rc == XA_E_RANGE ? "larger than 1 GiB" : xa_strerror(rc));
         return NULL;
     }
-    do {
-        if ( len == cap )
-        {
-            char *t = realloc(text, cap = cap ? cap * 2 : 1 << 20);
-
-            if ( !t )
-            {
-                fclose(f);
-                free(text);
-                fprintf(stderr, "xenalyze: %s\n", xa_strerror(XA_E_NOMEM));
-                return NULL;
-            }
-            text = t;
-        }
-        got = fread(text + len, 1, cap - len, f);
-        len += got;
-    } while ( got );
-    if ( ferror(f) )
-        fprintf(stderr, "xenalyze: %s: read error\n", path);
-    else if ( (rc = xa_symbols_parse(text, len, &sy, &skipped)) )
+    if ( (rc = xa_symbols_parse(text, len, &sy, &skipped)) )
         fprintf(stderr, "xenalyze: %s: %s\n", path, rc == XA_E_INVAL
                 ? "no line of the form \"ADDRESS [TYPE] NAME\""
                 : xa_strerror(rc));
-    fclose(f);
     free(text);
     return sy;
 }

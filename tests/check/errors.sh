@@ -49,4 +49,23 @@ $SYNTH -s examples/vmx.scn -o "$TMP/vmx.xentrace" > /dev/null || fail synth
 $XA --svm-mode -a "$TMP/vmx.xentrace" 2> "$TMP/err" > /dev/null || fail "-a"
 grep -q "warning: --svm-mode given, but the trace's own evidence says VMX: all [0-9]* exit codes are VMX exit reasons" "$TMP/err" ||
     { cat "$TMP/err"; fail "no --svm-mode warning"; }
+# The subcommands' options come from their tables: the options of the man
+# page's DIFF and MERGE sections are those --help lists (status 0), but
+# --window-rule, the summary's option named in MERGE; one that is not in
+# the table is refused with the usage (status 1).
+for sub in diff merge; do
+    $XA $sub --help > "$TMP/help" 2> "$TMP/err" || fail "$sub --help status"
+    grep -q "^Usage: xenalyze $sub " "$TMP/help" || fail "$sub --help usage"
+    U=$(echo $sub | tr a-z A-Z)
+    opts=$(sed -n "/^\.SH $U\$/,/^\.SH /p" docs/xenalyze.1 |
+           sed 's/\\-/-/g' | grep -o '\\fB--[a-z-]*' | sed 's/\\fB//' |
+           grep -v -e '--window-rule$' | sort -u)
+    listed=$(sed -n 's/^ *\(--[a-z-]*\).*/\1/p' "$TMP/help" |
+             grep -v -e '--help$' | sort -u)
+    [ -n "$opts" ] && [ "$opts" = "$listed" ] ||
+        fail "$sub: the man page names $(echo $opts), --help $(echo $listed)"
+    expect_err "Usage: xenalyze $sub" $XA $sub --no-such-option A B
+done
+expect_err "xenalyze diff: --map=1: expected A:B[,A:B]" $XA diff --map=1 "$F" "$F"
+expect_err "xenalyze merge: --group: domain or host" $XA merge --group=x a.json
 echo "errors ok"

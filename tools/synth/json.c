@@ -1,282 +1,100 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A tiny JSON reader and the comparison of an analyzer summary with the
- * truth: every key the truth has must match; entries the truth lacks may
- * appear in the analyzer's output only with a zero count.
+ * The comparison of an analyzer summary with the truth: every key the
+ * truth has must match; entries the truth lacks may appear in the
+ * analyzer's output only with a zero count.  Both are read with the
+ * library's JSON reader; scalars compare by their text as written.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <xenalyze/json.h>
+#include <xenalyze/reader.h>
+
 #include "synth.h"
 
-enum jt { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+typedef struct xa_json_value jv;
 
-struct jv {
-    enum jt type;
-    char *text;                 /* number or string contents */
-    struct jv **items;
-    char **keys;                /* objects */
-    unsigned int n;
-};
+#define JSON_MAX (256u << 20)       /* a summary is far smaller */
 
-struct jp {
-    const char *p, *end;
-    bool bad;
-};
-
-static void jv_free(struct jv *v)
+static struct xa_json *load(const char *path, FILE *report)
 {
-    unsigned int i;
-
-    if ( !v )
-        return;
-    for ( i = 0; i < v->n; i++ )
-    {
-        jv_free(v->items[i]);
-        if ( v->keys )
-            free(v->keys[i]);
-    }
-    free(v->items);
-    free(v->keys);
-    free(v->text);
-    free(v);
-}
-
-static void skip_ws(struct jp *j)
-{
-    while ( j->p < j->end &&
-            (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r') )
-        j->p++;
-}
-
-static char *parse_str(struct jp *j)
-{
-    size_t cap = 16, len = 0;
-    char *s = malloc(cap);
-
-    j->p++;                     /* opening quote */
-    while ( s && j->p < j->end && *j->p != '"' )
-    {
-        char c = *j->p++;
-
-        if ( c == '\\' && j->p < j->end )
-        {
-            c = *j->p++;
-            c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
-            if ( c == 'u' )
-            {
-                /* Kept as '?': the summaries' keys are ASCII. */
-                j->p += j->end - j->p >= 4 ? 4 : j->end - j->p;
-                c = '?';
-            }
-        }
-        if ( len + 2 > cap )
-        {
-            char *n = realloc(s, cap *= 2);
-
-            if ( !n )
-            {
-                free(s);
-                return NULL;
-            }
-            s = n;
-        }
-        s[len++] = c;
-    }
-    if ( !s || j->p >= j->end )
-    {
-        free(s);
-        j->bad = true;
-        return NULL;
-    }
-    j->p++;
-    s[len] = '\0';
-    return s;
-}
-
-static struct jv *parse_val(struct jp *j, unsigned int depth);
-
-static bool add_item(struct jv *v, struct jv *item, char *key)
-{
-    struct jv **ni = realloc(v->items, (v->n + 1) * sizeof(*ni));
-
-    if ( !ni )
-        return false;
-    v->items = ni;
-    if ( v->type == J_OBJ )
-    {
-        char **nk = realloc(v->keys, (v->n + 1) * sizeof(*nk));
-
-        if ( !nk )
-            return false;
-        v->keys = nk;
-        nk[v->n] = key;
-    }
-    ni[v->n++] = item;
-    return true;
-}
-
-static struct jv *parse_val(struct jp *j, unsigned int depth)
-{
-    struct jv *v;
-
-    skip_ws(j);
-    if ( j->p >= j->end || depth > 64 || !(v = calloc(1, sizeof(*v))) )
-    {
-        j->bad = true;
-        return NULL;
-    }
-    if ( *j->p == '{' || *j->p == '[' )
-    {
-        char close = *j->p == '{' ? '}' : ']';
-
-        v->type = close == '}' ? J_OBJ : J_ARR;
-        j->p++;
-        skip_ws(j);
-        if ( j->p < j->end && *j->p == close )
-        {
-            j->p++;
-            return v;
-        }
-        for ( ;; )
-        {
-            char *key = NULL;
-            struct jv *item;
-
-            skip_ws(j);
-            if ( v->type == J_OBJ )
-            {
-                if ( j->p >= j->end || *j->p != '"' ||
-                     !(key = parse_str(j)) )
-                    break;
-                skip_ws(j);
-                if ( j->p >= j->end || *j->p++ != ':' )
-                {
-                    free(key);
-                    break;
-                }
-            }
-            item = parse_val(j, depth + 1);
-            if ( !item || !add_item(v, item, key) )
-            {
-                jv_free(item);
-                free(key);
-                break;
-            }
-            skip_ws(j);
-            if ( j->p < j->end && *j->p == ',' )
-            {
-                j->p++;
-                continue;
-            }
-            if ( j->p < j->end && *j->p == close )
-            {
-                j->p++;
-                return v;
-            }
-            break;
-        }
-        j->bad = true;
-        return v;
-    }
-    if ( *j->p == '"' )
-    {
-        v->type = J_STR;
-        v->text = parse_str(j);
-        return v;
-    }
-    {
-        const char *s = j->p;
-
-        while ( j->p < j->end && strchr("+-.0123456789eEtruefalsn", *j->p) )
-            j->p++;
-        if ( j->p == s )
-        {
-            j->bad = true;
-            return v;
-        }
-        v->text = strndup(s, (size_t)(j->p - s));
-        v->type = !strcmp(v->text, "null") ? J_NULL
-                  : !strcmp(v->text, "true") || !strcmp(v->text, "false")
-                  ? J_BOOL : J_NUM;
-    }
-    return v;
-}
-
-static struct jv *load(const char *path, FILE *report)
-{
-    FILE *f = fopen(path, "rb");
+    struct xa_json *doc = NULL;
+    struct xa_json_error err = { 0 };
     char *buf = NULL;
-    size_t len = 0, cap = 0, r;
-    struct jp j;
-    struct jv *v;
+    size_t len = 0;
+    int rc = xa_read_file(path, JSON_MAX, &buf, &len);
 
-    if ( !f )
+    if ( rc )
     {
-        fprintf(report, "%s: %s\n", path, strerror(errno));
+        fprintf(report, "%s: %s\n", path, xa_strerror(rc));
         return NULL;
     }
-    do
-    {
-        if ( len + 65536 > cap )
-        {
-            char *nb = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
-
-            if ( !nb )
-                break;
-            buf = nb;
-        }
-        r = fread(buf + len, 1, cap - len, f);
-        len += r;
-    } while ( r > 0 );
-    fclose(f);
-    j.p = buf;
-    j.end = buf + len;
-    j.bad = false;
-    v = buf ? parse_val(&j, 0) : NULL;
+    rc = xa_json_parse(buf, len, NULL, &doc, &err);
     free(buf);
-    if ( !v || j.bad )
+    if ( rc )
     {
-        fprintf(report, "%s: not valid JSON\n", path);
-        jv_free(v);
+        if ( err.msg )
+            fprintf(report, "%s:%u:%u: not valid JSON: %s\n", path, err.line,
+                    err.column, err.msg);
+        else
+            fprintf(report, "%s: %s\n", path, xa_strerror(rc));
         return NULL;
     }
-    return v;
+    return doc;
 }
 
-static const struct jv *get(const struct jv *o, const char *key)
+static bool compound(const jv *v)
 {
-    unsigned int i;
+    enum xa_json_type t = xa_json_type(v);
 
-    if ( !o || o->type != J_OBJ )
-        return NULL;
-    for ( i = 0; i < o->n; i++ )
-        if ( !strcmp(o->keys[i], key) )
-            return o->items[i];
+    return t == XA_JSON_ARRAY || t == XA_JSON_OBJECT;
+}
+
+/* A scalar's text as written; NULL for an absent or compound value. */
+static const char *scalar(const jv *v)
+{
+    bool b;
+
+    switch ( xa_json_type(v) )
+    {
+    case XA_JSON_STRING:
+        return xa_json_str(v, NULL);
+    case XA_JSON_NUMBER:
+        return xa_json_num_text(v);
+    case XA_JSON_BOOL:
+        return xa_json_bool(v, &b) && b ? "true" : "false";
+    case XA_JSON_NULL:
+        return v ? "null" : NULL;
+    case XA_JSON_ARRAY:
+    case XA_JSON_OBJECT:
+        break;
+    }
     return NULL;
 }
 
-static const char *text(const struct jv *v)
+static const char *text(const jv *v)
 {
-    return v && v->text ? v->text : "(none)";
+    const char *s = scalar(v);
+
+    return s ? s : "(none)";
 }
 
 /* Array element whose field key has the same text as in want. */
-static const struct jv *find_by(const struct jv *arr, const char *key,
-                                const struct jv *want)
+static const jv *find_by(const jv *arr, const char *key, const jv *want)
 {
-    unsigned int i;
+    const char *w = scalar(want);
+    size_t i;
 
-    if ( !arr || arr->type != J_ARR || !want )
+    if ( xa_json_type(arr) != XA_JSON_ARRAY || !w )
         return NULL;
-    for ( i = 0; i < arr->n; i++ )
+    for ( i = 0; i < xa_json_len(arr); i++ )
     {
-        const struct jv *k = get(arr->items[i], key);
+        const char *k = scalar(xa_json_get(xa_json_at(arr, i), key));
 
-        if ( k && k->text && want->text && !strcmp(k->text, want->text) )
-            return arr->items[i];
+        if ( k && !strcmp(k, w) )
+            return xa_json_at(arr, i);
     }
     return NULL;
 }
@@ -295,41 +113,39 @@ static void diff(struct cmp *c, const char *path, const char *field,
 }
 
 /* Every scalar field of want must be in got with the same text. */
-static void cmp_scalars(struct cmp *c, const char *path, const struct jv *want,
-                        const struct jv *got)
+static void cmp_scalars(struct cmp *c, const char *path, const jv *want,
+                        const jv *got)
 {
-    unsigned int i;
+    size_t i;
 
-    for ( i = 0; i < want->n; i++ )
+    for ( i = 0; i < xa_json_len(want); i++ )
     {
-        const struct jv *w = want->items[i], *g;
+        const jv *w = xa_json_at(want, i);
+        const char *key = xa_json_key_at(want, i);
+        const char *g;
 
-        if ( w->type == J_ARR || w->type == J_OBJ )
+        if ( compound(w) )
             continue;
-        g = get(got, want->keys[i]);
-        if ( !g || !g->text || strcmp(g->text, w->text) )
-            diff(c, path, want->keys[i], text(w), text(g));
+        g = scalar(xa_json_get(got, key));
+        if ( !g || strcmp(g, text(w)) )
+            diff(c, path, key, text(w), g ? g : "(none)");
     }
 }
 
 /* Whether v has a non-zero "count", itself or anywhere below it. */
-static bool nonzero_count(const struct jv *v)
+static bool nonzero_count(const jv *v)
 {
-    const struct jv *n = get(v, "count");
-    unsigned int i;
+    const jv *n = xa_json_get(v, "count");
+    size_t i;
 
     if ( n )
-        return n->text && strcmp(n->text, "0");
-    for ( i = 0; v && i < v->n; i++ )
-        if ( nonzero_count(v->items[i]) )
+        return scalar(n) && strcmp(scalar(n), "0");
+    for ( i = 0; i < xa_json_len(v); i++ )
+        if ( nonzero_count(xa_json_at(v, i)) )
             return true;
     return false;
 }
 
-/*
- * Arrays of keyed entries: each truth entry matched by key and compared;
- * analyzer entries absent from the truth must have a zero count.
- */
 /* A path for the report: a long one is cut, harmlessly. */
 static void path_fmt(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -342,103 +158,126 @@ static void path_fmt(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
+/*
+ * Arrays of keyed entries: each truth entry matched by key and compared;
+ * analyzer entries absent from the truth must have a zero count.
+ */
 static void cmp_list(struct cmp *c, const char *path, const char *key,
-                     const struct jv *want, const struct jv *got,
+                     const jv *want, const jv *got,
                      void (*deeper)(struct cmp *, const char *,
-                                    const struct jv *, const struct jv *))
+                                    const jv *, const jv *))
 {
     char sub[512];
-    unsigned int i;
+    size_t i;
 
-    for ( i = 0; want && want->type == J_ARR && i < want->n; i++ )
-    {
-        const struct jv *w = want->items[i];
-        const struct jv *g = find_by(got, key, get(w, key));
-
-        path_fmt(sub, sizeof(sub), "%s[%s=%s]", path, key, text(get(w, key)));
-        if ( !g )
+    if ( xa_json_type(want) == XA_JSON_ARRAY )
+        for ( i = 0; i < xa_json_len(want); i++ )
         {
-            if ( nonzero_count(w) )
-                diff(c, sub, NULL, "present", "missing");
-            continue;
-        }
-        cmp_scalars(c, sub, w, g);
-        if ( deeper )
-            deeper(c, sub, w, g);
-    }
-    for ( i = 0; got && got->type == J_ARR && i < got->n; i++ )
-    {
-        const struct jv *g = got->items[i];
+            const jv *w = xa_json_at(want, i);
+            const jv *g = find_by(got, key, xa_json_get(w, key));
 
-        if ( !find_by(want, key, get(g, key)) && nonzero_count(g) )
-        {
             path_fmt(sub, sizeof(sub), "%s[%s=%s]", path, key,
-                     text(get(g, key)));
-            diff(c, sub, NULL, "missing", "present");
+                     text(xa_json_get(w, key)));
+            if ( !g )
+            {
+                if ( nonzero_count(w) )
+                    diff(c, sub, NULL, "present", "missing");
+                continue;
+            }
+            cmp_scalars(c, sub, w, g);
+            if ( deeper )
+                deeper(c, sub, w, g);
         }
-    }
+    if ( xa_json_type(got) == XA_JSON_ARRAY )
+        for ( i = 0; i < xa_json_len(got); i++ )
+        {
+            const jv *g = xa_json_at(got, i);
+
+            if ( !find_by(want, key, xa_json_get(g, key)) &&
+                 nonzero_count(g) )
+            {
+                path_fmt(sub, sizeof(sub), "%s[%s=%s]", path, key,
+                         text(xa_json_get(g, key)));
+                diff(c, sub, NULL, "missing", "present");
+            }
+        }
 }
 
-static void cmp_exit(struct cmp *c, const char *path, const struct jv *w,
-                     const struct jv *g)
+static void cmp_exit(struct cmp *c, const char *path, const jv *w,
+                     const jv *g)
 {
     char p[600];
 
     path_fmt(p, sizeof(p), "%s.sub", path);
-    cmp_list(c, p, "key", get(w, "sub"), get(g, "sub"), NULL);
+    cmp_list(c, p, "key", xa_json_get(w, "sub"), xa_json_get(g, "sub"), NULL);
 }
 
-static void cmp_vcpu(struct cmp *c, const char *path, const struct jv *w,
-                     const struct jv *g)
+static void cmp_vcpu(struct cmp *c, const char *path, const jv *w,
+                     const jv *g)
 {
-    const struct jv *wr = get(w, "runstates"), *gr = get(g, "runstates");
+    const jv *wr = xa_json_get(w, "runstates");
+    const jv *gr = xa_json_get(g, "runstates");
     char p[600];
-    unsigned int i;
+    size_t i;
 
-    for ( i = 0; wr && i < wr->n; i++ )
+    for ( i = 0; i < xa_json_len(wr); i++ )
     {
-        const struct jv *gs = get(gr, wr->keys[i]);
+        const char *state = xa_json_key_at(wr, i);
+        const jv *gs = xa_json_get(gr, state);
 
-        path_fmt(p, sizeof(p), "%s.runstates.%s", path, wr->keys[i]);
+        if ( !state )
+            continue;
+        path_fmt(p, sizeof(p), "%s.runstates.%s", path, state);
         if ( !gs )
             diff(c, p, NULL, "present", "missing");
         else
-            cmp_scalars(c, p, wr->items[i], gs);
+            cmp_scalars(c, p, xa_json_at(wr, i), gs);
     }
-    for ( i = 0; gr && gr->type == J_OBJ && i < gr->n; i++ )
-        if ( !get(wr, gr->keys[i]) && nonzero_count(gr->items[i]) )
+    for ( i = 0; i < xa_json_len(gr); i++ )
+    {
+        const char *state = xa_json_key_at(gr, i);
+
+        if ( state && !xa_json_get(wr, state) &&
+             nonzero_count(xa_json_at(gr, i)) )
         {
-            path_fmt(p, sizeof(p), "%s.runstates.%s", path, gr->keys[i]);
+            path_fmt(p, sizeof(p), "%s.runstates.%s", path, state);
             diff(c, p, NULL, "missing", "present");
         }
+    }
     path_fmt(p, sizeof(p), "%s.exits", path);
-    cmp_list(c, p, "code", get(w, "exits"), get(g, "exits"), cmp_exit);
+    cmp_list(c, p, "code", xa_json_get(w, "exits"), xa_json_get(g, "exits"),
+             cmp_exit);
     path_fmt(p, sizeof(p), "%s.hypercalls", path);
-    cmp_list(c, p, "name", get(w, "hypercalls"), get(g, "hypercalls"), NULL);
+    cmp_list(c, p, "name", xa_json_get(w, "hypercalls"),
+             xa_json_get(g, "hypercalls"), NULL);
 }
 
-static void cmp_domain(struct cmp *c, const char *path, const struct jv *w,
-                       const struct jv *g)
+static void cmp_domain(struct cmp *c, const char *path, const jv *w,
+                       const jv *g)
 {
     char p[600];
 
     path_fmt(p, sizeof(p), "%s.vcpus", path);
-    cmp_list(c, p, "id", get(w, "vcpus"), get(g, "vcpus"), cmp_vcpu);
+    cmp_list(c, p, "id", xa_json_get(w, "vcpus"), xa_json_get(g, "vcpus"),
+             cmp_vcpu);
 }
 
 int json_compare_files(const char *truth, const char *got, FILE *report)
 {
-    struct jv *w = load(truth, report), *g = w ? load(got, report) : NULL;
+    struct xa_json *wd = load(truth, report);
+    struct xa_json *gd = wd ? load(got, report) : NULL;
     struct cmp c = { report, 0 };
-    const struct jv *wt, *gt;
+    const jv *w, *g, *wt, *gt;
 
-    if ( !w || !g )
+    if ( !wd || !gd )
     {
-        jv_free(w);
+        xa_json_free(wd);
         return 2;
     }
-    wt = get(w, "trace");
-    gt = get(g, "trace");
+    w = xa_json_root(wd);
+    g = xa_json_root(gd);
+    wt = xa_json_get(w, "trace");
+    gt = xa_json_get(g, "trace");
     if ( wt )
     {
         if ( !gt )
@@ -446,11 +285,11 @@ int json_compare_files(const char *truth, const char *got, FILE *report)
         else
             cmp_scalars(&c, "trace", wt, gt);
     }
-    cmp_list(&c, "domains", "id", get(w, "domains"), get(g, "domains"),
-             cmp_domain);
+    cmp_list(&c, "domains", "id", xa_json_get(w, "domains"),
+             xa_json_get(g, "domains"), cmp_domain);
     if ( c.diffs )
         fprintf(report, "%u difference%s\n", c.diffs, c.diffs > 1 ? "s" : "");
-    jv_free(w);
-    jv_free(g);
+    xa_json_free(wd);
+    xa_json_free(gd);
     return c.diffs ? 1 : 0;
 }
