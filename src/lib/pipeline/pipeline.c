@@ -38,12 +38,13 @@ static bool fill(struct pipe *p, struct batch *b)
     int rc;
 
     b->n = xa_merge_read(p->m, b->recs, p->batch, &rc);
-    for ( i = 0; i < b->n; i++ )
-    {
-        b->aux[i] = 0;
-        if ( p->produce )
+    /* Without a producer aux stays as calloc() left it: 0. */
+    if ( p->produce )
+        for ( i = 0; i < b->n; i++ )
+        {
+            b->aux[i] = 0;
             p->produce(p->parg, &b->recs[i], &b->aux[i]);
-    }
+        }
     if ( rc < 0 )
         p->rc = rc;
     return rc == XA_OK;
@@ -89,7 +90,7 @@ int xa_pipeline_run(struct xa_merge *m, unsigned int threads,
     pthread_t th;
     int rc;
 
-    p.batches = malloc(NR_BATCHES * sizeof(*p.batches));
+    p.batches = calloc(NR_BATCHES, sizeof(*p.batches));
     if ( !p.batches )
         return XA_E_NOMEM;
     pthread_mutex_init(&p.lock, NULL);
