@@ -269,9 +269,17 @@ struct xa_model {
     bool svm_seen, svm_record_seen;
     uint64_t clock_hz;              /* from a clock record (0: none) */
 
-    /* Unknown-event cache: direct-mapped, id -> known? */
-    uint32_t seen_ids[256];
-    uint8_t seen_ok[256];
+    /*
+     * Event cache, direct-mapped by id: what xa_model_feed() needs of an
+     * event id (known to the catalog?, log-volume slot, handler), worked
+     * out once per id and not per record.
+     */
+    struct ev_seen {
+        uint32_t id;                /* 0xffffffff: empty */
+        uint8_t ok;                 /* known: its min_extra + 1; else 0 */
+        uint8_t vol;                /* p->volume[] slot */
+        uint8_t kind;               /* enum ev_kind: which handler */
+    } seen[256];
 
     struct xa_summary *summary;
 

@@ -35,6 +35,7 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
                  const struct xa_model_opts *opts, struct xa_model **out)
 {
     struct xa_model *m = calloc(1, sizeof(*m));
+    unsigned int i;
 
     if ( !m )
         return XA_E_NOMEM;
@@ -55,7 +56,8 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
         m->fmt.hvm_mode = m->opts.hvm_hint;
         break;
     }
-    memset(m->seen_ids, 0xff, sizeof(m->seen_ids));
+    for ( i = 0; i < 256; i++ )
+        m->seen[i].id = UINT32_MAX;
     m->mem_budget = m->opts.memory_budget ? m->opts.memory_budget
                                           : XA_MODEL_BUDGET;
     m->win_hi = UINT64_MAX;
@@ -977,25 +979,6 @@ struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
 
 /* Feeding */
 
-static void check_known(struct xa_model *m, const struct xa_record *rec)
-{
-    unsigned int h = (rec->event ^ (rec->event >> 8) ^ (rec->event >> 16)) &
-                     255;
-    const struct xa_event_desc *d;
-
-    if ( m->seen_ids[h] == rec->event )
-    {
-        if ( m->seen_ok[h] && rec->nr_extra >= m->seen_ok[h] - 1 )
-            return;
-    }
-    d = xa_catalog_lookup(m->cat, rec->event);
-    m->seen_ids[h] = rec->event;
-    m->seen_ok[h] = d ? (uint8_t)(d->min_extra + 1) : 0;
-    if ( !d )
-        model_diag(m, XA_DIAG_UNKNOWN_EVENT, rec->offset, rec->cpu);
-    else if ( rec->nr_extra < d->min_extra )
-        model_diag(m, XA_DIAG_SHORT_RECORD, rec->offset, rec->cpu);
-}
 
 /*
  * TRC_HVM: VMX and SVM exits, Arm exits (format 2), their handler
@@ -1084,6 +1067,72 @@ static inline unsigned int volume_index(uint32_t ev)
     return volume_of_main[main] ? volume_of_main[main] - 1u : 8u;
 }
 
+/* The handler of an event id in xa_model_feed(). */
+enum ev_kind {
+    EV_NONE,
+    EV_GEN,
+    EV_RUNSTATE,            /* a runstate change or continue-running */
+    EV_HVM,
+    EV_PV,
+    EV_ARM,
+    EV_MEM,
+};
+
+static enum ev_kind ev_kind_of(uint32_t ev)
+{
+    switch ( XA_TRC_MAIN(ev) )
+    {
+    case XA_TRC_GEN >> 16:
+        return EV_GEN;
+    case XA_TRC_SCHED >> 16:
+        return (ev & 0x0ffff000) == XA_TRC_SCHED_MIN &&
+               (is_runstate_change(ev) ||
+                ev == XA_TRC_SCHED_CONTINUE_RUNNING) ? EV_RUNSTATE : EV_NONE;
+    case XA_TRC_HVM >> 16:
+        return EV_HVM;
+    case XA_TRC_PV >> 16:
+        return EV_PV;
+    case XA_TRC_ARM >> 16:
+        return EV_ARM;
+    case XA_TRC_MEM >> 16:
+        return EV_MEM;
+    default:
+        return EV_NONE;
+    }
+}
+
+/*
+ * The cache entry of a record's event id, filled on a miss; an id the
+ * catalog does not know, or a record shorter than its id needs, is looked
+ * up again and counted every time.
+ */
+static void ev_seen_fill(struct xa_model *m, const struct xa_record *rec,
+                         struct ev_seen *e)
+{
+    const struct xa_event_desc *d = xa_catalog_lookup(m->cat, rec->event);
+
+    e->id = rec->event;
+    e->ok = d ? (uint8_t)(d->min_extra + 1) : 0;
+    e->vol = (uint8_t)volume_index(rec->event);
+    e->kind = (uint8_t)ev_kind_of(rec->event);
+    if ( !d )
+        model_diag(m, XA_DIAG_UNKNOWN_EVENT, rec->offset, rec->cpu);
+    else if ( rec->nr_extra < d->min_extra )
+        model_diag(m, XA_DIAG_SHORT_RECORD, rec->offset, rec->cpu);
+}
+
+static inline const struct ev_seen *ev_seen(struct xa_model *m,
+                                            const struct xa_record *rec)
+{
+    uint32_t ev = rec->event;
+    struct ev_seen *e = &m->seen[(ev ^ (ev >> 8) ^ (ev >> 16)) & 255];
+
+    if ( __builtin_expect(e->id != ev || rec->nr_extra + 1u < e->ok ||
+                          !e->ok, 0) )
+        ev_seen_fill(m, rec, e);
+    return e;
+}
+
 /*
  * A PoD record's page order as upstream counts it: 0 (4k), 1 (2M), 2 (1G),
  * 3 anything else, either record layout (xa_mem_dom_order()).
@@ -1117,6 +1166,7 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
 {
     struct pcpu *p = rec->cpu < m->nr_pcpus ? m->pcpus[rec->cpu] : NULL;
     uint32_t ev = rec->event;
+    const struct ev_seen *e;
 
     if ( !p || !p->present )
     {
@@ -1152,17 +1202,19 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
         if ( rec->tsc > m->last_tsc )
             m->last_tsc = rec->tsc;
     }
+    e = ev_seen(m, rec);
     if ( win_in(m, rec->tsc) )
     {
         p->records++;
-        p->volume[volume_index(ev)] += 4u + (rec->has_tsc ? 8u : 0u) +
-                                       4u * rec->nr_extra;
+        p->volume[e->vol] += 4u + (rec->has_tsc ? 8u : 0u) +
+                             4u * rec->nr_extra;
     }
-    check_known(m, rec);
 
-    switch ( XA_TRC_MAIN(ev) )
+    switch ( (enum ev_kind)e->kind )
     {
-    case XA_TRC_GEN >> 16:
+    case EV_NONE:
+        break;
+    case EV_GEN:
         if ( ev == XA_TRC_TRACE_CLOCK_KHZ && rec->nr_extra >= 1 &&
              !m->clock_hz )
         {
@@ -1176,22 +1228,19 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
             lost_begin(m, p, rec);
         }
         break;
-    case XA_TRC_SCHED >> 16:
-        if ( (ev & 0x0ffff000) == XA_TRC_SCHED_MIN &&
-             (is_runstate_change(ev) ||
-              ev == XA_TRC_SCHED_CONTINUE_RUNNING) )
-            sched_runstate(m, p, rec);
+    case EV_RUNSTATE:
+        sched_runstate(m, p, rec);
         break;
-    case XA_TRC_HVM >> 16:
+    case EV_HVM:
         hvm_record(m, rec);
         break;
-    case XA_TRC_PV >> 16:
+    case EV_PV:
         x86_pv_record(m, rec);
         break;
-    case XA_TRC_ARM >> 16:
+    case EV_ARM:
         arm_record(m, rec);
         break;
-    case XA_TRC_MEM >> 16:
+    case EV_MEM:
         if ( !win_in(m, rec->tsc) )
             break;
         if ( (ev & 0xfff) >= 1 && (ev & 0xfff) <= 3 && p->current )
