@@ -524,30 +524,31 @@ unsigned int xa_merge_read(struct xa_merge *m, struct xa_record *out,
     *rc = XA_OK;
     while ( n < max && (*rc = merge_next(m, &rec)) == XA_OK )
     {
-        unsigned int s = (unsigned int)m->top_pending;
+        unsigned int s = (unsigned int)m->top_pending, k;
         struct slot *sl = &m->slots[s];
-        uint64_t thresh;
+        bool over;
 
         out[n++] = *rec;
         if ( rec->event == XA_EV_CPU_END )
             continue;
-        thresh = root_thresh(m);
-        while ( n < max &&
-                reader_fast_next(m->rd, sl->cs, sl->rec.cpu, &out[n]) )
+        k = reader_run(m->rd, sl->cs, sl->rec.cpu, &out[n], max - n,
+                       root_thresh(m), &over);
+        if ( !k )
+            continue;
+        /* Only the last record's sequence number and key are ever read. */
+        m->seq += k;
+        sl->seq = m->seq;
+        sl->key = out[n + k - 1].tsc;
+        if ( over )
         {
-            sl->seq = ++m->seq;
-            sl->key = out[n].tsc;
-            if ( sl->key > thresh )
-            {
-                /* Not this CPU's turn: the slot holds it, sifted down. */
-                sl->rec = out[n];
-                sift_down(m, 0);
-                m->thresh_valid = false;
-                m->top_pending = -1;
-                break;
-            }
-            n++;
+            /* Not this CPU's turn: the slot holds it, sifted down. */
+            sl->rec = out[n + k - 1];
+            sift_down(m, 0);
+            m->thresh_valid = false;
+            m->top_pending = -1;
+            k--;
         }
+        n += k;
     }
     return n;
 }

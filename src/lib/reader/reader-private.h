@@ -186,6 +186,81 @@ static inline bool reader_fast_next(struct xa_reader *rd,
 }
 
 /*
+ * A run: decodes cs's next ordinary records (those reader_fast_next()
+ * takes) into out[0..max), with the stream's position, timeline and
+ * counters in registers rather than read back after every store.  Stops
+ * after the first record whose TSC is above thresh (*over set: it is the
+ * last of the n returned), or before a record that is not ordinary.
+ */
+static inline unsigned int reader_run(struct xa_reader *rd,
+                                      struct cpu_stream *cs, unsigned int cpu,
+                                      struct xa_record *out, unsigned int max,
+                                      uint64_t thresh, bool *over)
+{
+    const uint8_t *p = cs->p, *const end = cs->end, *const start = cs->start;
+    const uint64_t base = cs->base, off = cs->tsc_off;
+    uint64_t last = cs->last_tsc;
+    uint8_t mark = cs->mark;
+    unsigned int n = 0, tscless = 0;
+
+    *over = false;
+    while ( n < max )
+    {
+        size_t left = (size_t)(end - p);
+        struct xa_record *rec = &out[n];
+        const uint8_t *q = p + 4;
+        uint32_t hdr, nr_extra;
+
+        if ( left < 4 )
+            break;
+        hdr = rd32(p);
+        if ( left < reader_rec_size(hdr) ||
+             (hdr & 0x0ffff000) == (XA_TRC_GEN & 0x0ffff000) )
+            break;
+        if ( hdr >> 31 )
+        {
+            uint64_t tsc = rd64(q);
+
+            if ( tsc - last > XA_TSC_JUMP )
+                break;
+            last = tsc;
+            rec->has_tsc = 1;
+            q += 8;
+        }
+        else
+        {
+            rec->has_tsc = 0;
+            tscless++;
+        }
+        nr_extra = (hdr >> 28) & 7;
+        rec->offset = base + (uint64_t)(p - start);
+        rec->tsc = last + off;
+        rec->event = hdr & 0x0fffffff;
+        rec->nr_extra = (uint8_t)nr_extra;
+        rec->cpu = (uint16_t)cpu;
+        rec->mark = mark;
+        mark = 0;
+        if ( (size_t)(end - q) >= sizeof(rec->extra) )
+            memcpy(rec->extra, q, sizeof(rec->extra));
+        else
+            memcpy(rec->extra, q, nr_extra * 4);
+        p = q + nr_extra * 4;
+        n++;
+        if ( rec->tsc > thresh )
+        {
+            *over = true;
+            break;
+        }
+    }
+    cs->p = p;
+    cs->last_tsc = last;
+    cs->mark = mark;
+    rd->stats.records += n;
+    rd->stats.tscless += tscless;
+    return n;
+}
+
+/*
  * The raw TSC of cs's next record that has one, after the record just
  * read: in its window, the windows queued after it, or windows scanned
  * for it as long as the read-ahead bound allows.  False when there is
