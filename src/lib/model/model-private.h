@@ -276,7 +276,7 @@ struct xa_model {
      */
     struct ev_seen {
         uint32_t id;                /* 0xffffffff: empty */
-        uint8_t ok;                 /* known: its min_extra + 1; else 0 */
+        uint8_t need;               /* known: its min_extra; else 255 */
         uint8_t vol;                /* p->volume[] slot */
         uint8_t kind;               /* enum ev_kind: which handler */
     } seen[256];

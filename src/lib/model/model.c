@@ -577,6 +577,7 @@ static void vcpu_start(struct xa_model *m, struct pcpu *p, struct vcpu *v,
         m->obs.pcpu_run(m->obs.arg, p->id, v->d->id, v->id, tsc);
 }
 
+__attribute__((noinline))
 static void sched_runstate(struct xa_model *m, struct pcpu *p,
                            const struct xa_record *rec)
 {
@@ -1004,6 +1005,8 @@ static bool hvm_arm_only(uint32_t ev)
     }
 }
 
+/* Out of line, like every handler: xa_model_feed() stays a light frame. */
+__attribute__((noinline))
 static void hvm_record(struct xa_model *m, const struct xa_record *rec)
 {
     uint32_t ev = rec->event & ~(uint32_t)XA_TRC_64_FLAG;
@@ -1112,7 +1115,7 @@ static void ev_seen_fill(struct xa_model *m, const struct xa_record *rec,
     const struct xa_event_desc *d = xa_catalog_lookup(m->cat, rec->event);
 
     e->id = rec->event;
-    e->ok = d ? (uint8_t)(d->min_extra + 1) : 0;
+    e->need = d ? (uint8_t)d->min_extra : UINT8_MAX;
     e->vol = (uint8_t)volume_index(rec->event);
     e->kind = (uint8_t)ev_kind_of(rec->event);
     if ( !d )
@@ -1127,8 +1130,7 @@ static inline const struct ev_seen *ev_seen(struct xa_model *m,
     uint32_t ev = rec->event;
     struct ev_seen *e = &m->seen[(ev ^ (ev >> 8) ^ (ev >> 16)) & 255];
 
-    if ( __builtin_expect(e->id != ev || rec->nr_extra + 1u < e->ok ||
-                          !e->ok, 0) )
+    if ( __builtin_expect(e->id != ev || rec->nr_extra < e->need, 0) )
         ev_seen_fill(m, rec, e);
     return e;
 }
@@ -1162,7 +1164,54 @@ static void pcpu_end(struct xa_model *m, struct pcpu *p)
     }
 }
 
-void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
+/* A record inside the window counts in its pCPU's log volume. */
+static inline void feed_volume(struct xa_model *m, struct pcpu *p,
+                               const struct xa_record *rec,
+                               const struct ev_seen *e)
+{
+    if ( win_in(m, rec->tsc) )
+    {
+        p->records++;
+        p->volume[e->vol] += 4u + (rec->has_tsc ? 8u : 0u) +
+                             4u * rec->nr_extra;
+    }
+}
+
+/* The handlers of the common kinds; false: not one of them. */
+static inline bool feed_handler(struct xa_model *m, struct pcpu *p,
+                                const struct xa_record *rec,
+                                enum ev_kind kind)
+{
+    switch ( kind )
+    {
+    case EV_RUNSTATE:
+        sched_runstate(m, p, rec);
+        return true;
+    case EV_HVM:
+        hvm_record(m, rec);
+        return true;
+    case EV_PV:
+        x86_pv_record(m, rec);
+        return true;
+    case EV_ARM:
+        arm_record(m, rec);
+        return true;
+    case EV_NONE:
+        return true;
+    case EV_GEN:
+    case EV_MEM:
+    default:
+        return false;
+    }
+}
+
+/*
+ * Every record, the rare cases included: a new or absent pCPU, a CPU's
+ * end, an anomaly mark, a loss ending, the first TSC, a quarantined one,
+ * an id not in the event cache, the GEN and MEM classes.
+ */
+__attribute__((noinline))
+static void model_feed_full(struct xa_model *m, const struct xa_record *rec)
 {
     struct pcpu *p = rec->cpu < m->nr_pcpus ? m->pcpus[rec->cpu] : NULL;
     uint32_t ev = rec->event;
@@ -1203,17 +1252,11 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
             m->last_tsc = rec->tsc;
     }
     e = ev_seen(m, rec);
-    if ( win_in(m, rec->tsc) )
-    {
-        p->records++;
-        p->volume[e->vol] += 4u + (rec->has_tsc ? 8u : 0u) +
-                             4u * rec->nr_extra;
-    }
-
+    feed_volume(m, p, rec, e);
+    if ( feed_handler(m, p, rec, (enum ev_kind)e->kind) )
+        return;
     switch ( (enum ev_kind)e->kind )
     {
-    case EV_NONE:
-        break;
     case EV_GEN:
         if ( ev == XA_TRC_TRACE_CLOCK_KHZ && rec->nr_extra >= 1 &&
              !m->clock_hz )
@@ -1227,18 +1270,6 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
                 lost_end(m, p);
             lost_begin(m, p, rec);
         }
-        break;
-    case EV_RUNSTATE:
-        sched_runstate(m, p, rec);
-        break;
-    case EV_HVM:
-        hvm_record(m, rec);
-        break;
-    case EV_PV:
-        x86_pv_record(m, rec);
-        break;
-    case EV_ARM:
-        arm_record(m, rec);
         break;
     case EV_MEM:
         if ( !win_in(m, rec->tsc) )
@@ -1262,9 +1293,46 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
         else if ( (ev & 0xfff) == 18 && p->current )
             p->current->d->pod_splinter++;
         break;
+    case EV_NONE:
+    case EV_RUNSTATE:
+    case EV_HVM:
+    case EV_PV:
+    case EV_ARM:
     default:
         break;
     }
+}
+
+/*
+ * The common record, the same steps as model_feed_full() takes for it,
+ * in a frame with no call but the handler's: an ordinary record of a
+ * known pCPU, with its own TSC or none, of an id in the event cache, for
+ * the runstate, HVM, PV or Arm handler or for none.
+ */
+void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
+{
+    uint32_t ev = rec->event;
+    struct pcpu *p = rec->cpu < m->nr_pcpus ? m->pcpus[rec->cpu] : NULL;
+    const struct ev_seen *e = &m->seen[(ev ^ (ev >> 8) ^ (ev >> 16)) & 255];
+
+    if ( __builtin_expect(!p || !p->present || rec->mark ||
+                          p->lost_end_pending || rec->has_tsc > 1 ||
+                          !p->first_tsc || e->id != ev ||
+                          rec->nr_extra < e->need || e->kind == EV_GEN ||
+                          e->kind == EV_MEM, 0) )
+    {
+        model_feed_full(m, rec);
+        return;
+    }
+    m->records++;
+    if ( rec->has_tsc )
+    {
+        p->last_tsc = rec->tsc;
+        if ( rec->tsc > m->last_tsc )
+            m->last_tsc = rec->tsc;
+    }
+    feed_volume(m, p, rec, e);
+    feed_handler(m, p, rec, (enum ev_kind)e->kind);
 }
 
 void xa_model_finish(struct xa_model *m)
