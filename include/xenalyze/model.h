@@ -269,6 +269,10 @@ XA_API void xa_model_set_filter(struct xa_model *m, const struct xa_filter *f,
 
 /* Processes one record of the merged stream. */
 XA_API void xa_model_feed(struct xa_model *m, const struct xa_record *rec);
+/* Processes n records of the merged stream, in order: xa_model_feed() on
+ * each, without a call per record (a batch of xa_merge_read()). */
+XA_API void xa_model_feed_batch(struct xa_model *m,
+                                const struct xa_record *recs, unsigned int n);
 
 /* Ends the trace: closes open intervals at the last TSC seen. */
 XA_API void xa_model_finish(struct xa_model *m);

@@ -101,8 +101,7 @@ static void consume_summary(void *arg, const struct xa_record *r,
         return;
     }
     (void)aux;
-    for ( i = 0; i < n; i++ )
-        xa_model_feed(c->model, &r[i]);
+    xa_model_feed_batch(c->model, r, n);
     progress_batch(c->pg, r, n);
 }
 

@@ -1309,7 +1309,8 @@ static void model_feed_full(struct xa_model *m, const struct xa_record *rec)
  * known pCPU, with its own TSC or none, of an id in the event cache, for
  * the runstate, HVM, PV or Arm handler or for none.
  */
-void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
+static inline __attribute__((always_inline))
+void model_feed(struct xa_model *m, const struct xa_record *rec)
 {
     uint32_t ev = rec->event;
     struct pcpu *p = rec->cpu < m->nr_pcpus ? m->pcpus[rec->cpu] : NULL;
@@ -1333,6 +1334,20 @@ void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
     }
     feed_volume(m, p, rec, e);
     feed_handler(m, p, rec, (enum ev_kind)e->kind);
+}
+
+void xa_model_feed(struct xa_model *m, const struct xa_record *rec)
+{
+    model_feed(m, rec);
+}
+
+void xa_model_feed_batch(struct xa_model *m, const struct xa_record *recs,
+                         unsigned int n)
+{
+    unsigned int i;
+
+    for ( i = 0; i < n; i++ )
+        model_feed(m, &recs[i]);
 }
 
 void xa_model_finish(struct xa_model *m)
