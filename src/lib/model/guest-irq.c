@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "model-private.h"
+#include "stats/stats-private.h"
 
 void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
                  const struct xa_record *rec)
@@ -85,11 +86,11 @@ static void w2h_halt(struct xa_model *m, const struct vcpu *v,
             if ( g->is_wake )
             {
                 if ( w->interrupts == 1 )
-                    xa_stat_add(&g->times[W2H_WAKE_ALONE], t);
-                xa_stat_add(&g->times[W2H_WAKE_ANY], t);
+                    stat_add(&g->times[W2H_WAKE_ALONE], t);
+                stat_add(&g->times[W2H_WAKE_ANY], t);
             }
             else
-                xa_stat_add(&g->times[W2H_INTR], t);
+                stat_add(&g->times[W2H_INTR], t);
         }
         g->start_tsc = 0;
         g->is_wake = false;

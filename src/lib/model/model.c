@@ -23,6 +23,7 @@
 #include <xenalyze/merge.h>
 
 #include "model-private.h"
+#include "stats/stats-private.h"
 #include "util/util-private.h"
 
 static inline bool is_runstate_change(uint32_t ev)
@@ -344,12 +345,12 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
         uint64_t c = win_clip(m, v->state_tsc, tsc);
         enum xa_rs kind = XA_RS_NR;
 
-        xa_stat_add(&v->rs[rs_report[v->state]], c);
+        stat_add(&v->rs[rs_report[v->state]], c);
         if ( v->state == RS_RUNNABLE && v->runnable != RUNNABLE_NONE )
         {
             kind = (enum xa_rs)(XA_RS_RUNNABLE_WAKE + v->runnable -
                                 RUNNABLE_WAKE);
-            xa_stat_add(&v->rs[kind], c);
+            stat_add(&v->rs[kind], c);
         }
         if ( OBS(m, runstate_done) )
         {
@@ -406,7 +407,7 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
         return;
     if ( d->state_tsc > 0 && d->state_tsc < tsc &&
          win_clip(m, d->state_tsc, tsc) )
-        xa_stat_add(&d->rs[d->state], win_clip(m, d->state_tsc, tsc));
+        stat_add(&d->rs[d->state], win_clip(m, d->state_tsc, tsc));
     d->state = domain_classify(d);
     d->state_tsc = tsc;
 }
@@ -420,7 +421,7 @@ static void pcpu_time_update(struct xa_model *m, struct pcpu *p,
         uint64_t c = tsc > p->time_tsc ? tsc - p->time_tsc : 0;
 
         if ( c && win_clip(m, p->time_tsc, tsc) )
-            xa_stat_add(p->current->d->id == XA_DOM_IDLE ? &p->idle
+            stat_add(p->current->d->id == XA_DOM_IDLE ? &p->idle
                                                            : &p->running,
                         win_clip(m, p->time_tsc, tsc));
         if ( OBS(m, pcpu_time) )
@@ -478,7 +479,7 @@ static void stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
     /* A stay of length 0 inside the window counts, as before. */
     if ( !c && !(tsc == v->pcpu_tsc && win_in(m, tsc)) )
         return;
-    xa_stat_add(&v->stay_all, c);
+    stat_add(&v->stay_all, c);
     hv = xa_hash32(v->p->id);
     if ( xa_idx_reserve(&v->stay_idx) )
         return;
@@ -508,7 +509,7 @@ static void stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
         s->cpu = v->p->id;
         xa_stat_init(&s->st);
     }
-    xa_stat_add(&s->st, c);
+    stat_add(&s->st, c);
 }
 
 static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
@@ -730,7 +731,7 @@ static void lost_end(struct xa_model *m, struct pcpu *p)
     if ( !p->lost_active )
         return;
     if ( tsc > p->lost_tsc && win_clip(m, p->lost_tsc, tsc) )
-        xa_stat_add(&p->lost, win_clip(m, p->lost_tsc, tsc));
+        stat_add(&p->lost, win_clip(m, p->lost_tsc, tsc));
     if ( OBS(m, lost) )
         m->obs.lost(m->obs.arg, p->id, false, tsc,
                     tsc > p->lost_tsc ? tsc - p->lost_tsc : 0);
@@ -924,13 +925,13 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc,
     e = exit_slot_get(m, v, v->exit_code);
     if ( !e )
         return;
-    xa_stat_add(&e->st, c);
+    stat_add(&e->st, c);
     if ( v->sub_kind )
     {
         struct sub_slot *s = sub_slot_get(m, e, v->sub_kind, v->sub_val);
 
         if ( s )
-            xa_stat_add(&s->st, c);
+            stat_add(&s->st, c);
     }
 }
 

@@ -29,21 +29,6 @@ void xa_stat_dispose(struct xa_stat *s)
     }
 }
 
-static inline void bucket_of(uint64_t v, unsigned int *g, unsigned int *b)
-{
-    unsigned int e;
-
-    if ( v < XA_STAT_SUB )
-    {
-        *g = 0;
-        *b = (unsigned int)v;
-        return;
-    }
-    e = 63 - (unsigned int)__builtin_clzll(v);          /* >= 6 */
-    *g = e - XA_STAT_SUB_BITS + 1;
-    *b = (unsigned int)(v >> (e - XA_STAT_SUB_BITS)) & (XA_STAT_SUB - 1);
-}
-
 /* Lowest value and width of a bucket. */
 static inline void bucket_range(unsigned int g, unsigned int b, uint64_t *lo,
                                 uint64_t *width)
@@ -61,28 +46,15 @@ static inline void bucket_range(unsigned int g, unsigned int b, uint64_t *lo,
     *width = (uint64_t)1 << shift;
 }
 
+int stat_group_alloc(struct xa_stat *s, unsigned int g)
+{
+    s->groups[g] = calloc(XA_STAT_SUB, sizeof(uint32_t));
+    return s->groups[g] ? XA_OK : XA_E_NOMEM;
+}
+
 int xa_stat_add(struct xa_stat *s, uint64_t cycles)
 {
-    unsigned int g, b;
-
-    if ( !s->count || cycles < s->min )
-        s->min = cycles;
-    if ( cycles > s->max )
-        s->max = cycles;
-    s->count++;
-    /* Saturates rather than wraps (a trace 2^64 cycles long). */
-    if ( __builtin_add_overflow(s->cycles, cycles, &s->cycles) )
-        s->cycles = UINT64_MAX;
-
-    bucket_of(cycles, &g, &b);
-    if ( !s->groups[g] )
-    {
-        s->groups[g] = calloc(XA_STAT_SUB, sizeof(uint32_t));
-        if ( !s->groups[g] )
-            return XA_E_NOMEM;
-    }
-    s->groups[g][b]++;
-    return XA_OK;
+    return stat_add(s, cycles);
 }
 
 int xa_stat_merge(struct xa_stat *dst, const struct xa_stat *src)
@@ -178,7 +150,7 @@ unsigned int xa_stat_bucket_of(uint64_t v)
 {
     unsigned int g, b;
 
-    bucket_of(v, &g, &b);
+    stat_bucket_of(v, &g, &b);
     return g * XA_STAT_SUB + b;
 }
 
