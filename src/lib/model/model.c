@@ -422,8 +422,8 @@ static void pcpu_time_update(struct xa_model *m, struct pcpu *p,
 
         if ( c && win_clip(m, p->time_tsc, tsc) )
             stat_add(p->current->d->id == XA_DOM_IDLE ? &p->idle
-                                                           : &p->running,
-                        win_clip(m, p->time_tsc, tsc));
+                                                        : &p->running,
+                     win_clip(m, p->time_tsc, tsc));
         if ( OBS(m, pcpu_time) )
             m->obs.pcpu_time(m->obs.arg, p->id, tsc, c);
     }
@@ -980,7 +980,6 @@ struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
 }
 
 /* Feeding */
-
 
 /*
  * TRC_HVM: VMX and SVM exits, Arm exits (format 2), their handler
