@@ -26,6 +26,7 @@
 #               "-S 1 -s 1000" loses records)
 #   PRE_SLEEP   seconds dom0 waits before tracing so the domU is up (default 8)
 #   XEN_EXTRA   more Xen command line options
+#   QEMU_TIMEOUT  seconds QEMU may run (default 1200; a loaded host needs more)
 #   WORK        work directory (default lab/arm64/work, git-ignored)
 #
 # Outputs: $WORK/out/$NAME/{trace.xentrace,boot.log,info.txt,check.txt,check.json}
@@ -45,6 +46,7 @@ EVMASK=${EVMASK:-all}
 XENTRACE_EXTRA=${XENTRACE_EXTRA:--S 256}
 PRE_SLEEP=${PRE_SLEEP:-8}
 XEN_EXTRA=${XEN_EXTRA:-}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-1200}
 SERIES=$TOP/xen-patches/4.20
 XEN_TAG=RELEASE-4.20.4
 T0=$(date +%s)
@@ -210,8 +212,12 @@ wl_psci() {
 # workload once it traces (its file is not empty: the clock record is written
 # once the buffers are mapped and enabled), stop it with SIGINT when the
 # workload is done; -T is only an upper bound.
+# No -D: this xentrace is the first of the boot, so it allocates and enables
+# the buffers itself and they hold nothing older than that one moment for
+# every pCPU. -D would empty them pCPU after pCPU from user space, later, and
+# cut each pCPU's history at a different time (README.md).
 echo "LAB: xentrace start"
-/bin/xentrace -D -e $EVMASK -T $((TRACE_SECS + 300)) $XENTRACE_EXTRA /tmp/trace.bin &
+/bin/xentrace -e $EVMASK -T $((TRACE_SECS + 300)) $XENTRACE_EXTRA /tmp/trace.bin &
 XT=\$!
 n=0
 while [ ! -s /tmp/trace.bin ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
@@ -341,7 +347,7 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 log "booting Xen under QEMU ($(qemu-system-aarch64 --version | head -n1))"
 Q0=$(date +%s.%N)
 set +e
-timeout 1200 nice -n 10 qemu-system-aarch64 "${QOPTS[@]}" -no-reboot -dtb $D \
+timeout "$QEMU_TIMEOUT" nice -n 10 qemu-system-aarch64 "${QOPTS[@]}" -no-reboot -dtb $D \
     -kernel "$XEN_IMG" "${LOADERS[@]}" </dev/null 2>&1 |
     python3 -u -c '
 import sys, time
@@ -365,6 +371,11 @@ truncate -s "$SZ" "$OUT/trace.xentrace"
 MD5=$(md5sum "$OUT/trace.xentrace" | cut -d' ' -f1)
 grep -q "LAB: TRACE size $SZ md5 $MD5" "$OUT/boot.log" ||
     die "trace checksum differs from the one dom0 printed"
+# No -D (above): only right if this xentrace allocated the buffers, which Xen
+# says once, after the lab's "xentrace start" and never before it.
+awk '/LAB: xentrace start/ { s = 1 } /\(XEN\) xentrace: initialised/ { n++; if (!s) e = 1 }
+     END { exit !(n == 1 && !e) }' "$OUT/boot.log" ||
+    die "the trace buffers were not allocated by the lab's xentrace (see $OUT/boot.log)"
 TIMER=$(sed -n 's/.*Generic Timer IRQ:.*Freq: \([0-9]*\) KHz.*/\1/p' "$OUT/boot.log" | head -n1)
 cat > "$OUT/info.txt" <<EOF
 xen: $XEN_TAG ($(git -C "$XEN" rev-parse --short=12 "$XEN_TAG^{commit}")) + xen-patches/4.20 (sha256/16 $PSUM), arm64 defconfig, $(aarch64-linux-gnu-gcc --version | head -n1)
@@ -372,7 +383,7 @@ xentrace: the series' tools/xentrace/xentrace.c, built against trixie libxen-dev
 qemu: $(qemu-system-aarch64 --version | head -n1)
 kernel: trixie linux-image-$KVER (dom0 and domU); busybox-static $(dpkg-deb -f trixie/debs/busybox-static_*_arm64.deb Version)
 timer: ${TIMER:-?} kHz (Xen's boot log)
-sched: $SCHED  domU: $DOMU  workload: $WORKLOAD  trace: -D -e $EVMASK -T $TRACE_SECS $XENTRACE_EXTRA
+sched: $SCHED  domU: $DOMU  workload: $WORKLOAD  trace: -e $EVMASK -T $TRACE_SECS $XENTRACE_EXTRA
 qemu wall: $QWALL s
 trace: $SZ bytes, md5 $MD5
 EOF

@@ -38,14 +38,13 @@ if want not in text:
     fail("the text summary lacks %r" % want)
 if t["records"] != c["records"]:
     fail("records %d, check.py %d" % (t["records"], c["records"]))
-# Lost records are counted as the trace says.  The only other anomalies:
-# a vCPU leaving a pCPU it was never seen to enter, at most once per pCPU
-# (xentrace -D drops what each pCPU recorded before it starts reading, at
-# a different moment for each) and once per loss; the exit open at a loss
-# discarded, at most once per loss.
+# Lost records are counted as the trace says.  The only other anomalies,
+# at most once per loss: a vCPU leaving a pCPU it was never seen to enter
+# (every pCPU's records start at the same moment: the lab runs xentrace
+# without -D, lab/arm64/README.md), and the exit open at a loss discarded.
 an = dict(s["anomalies"])
 lost = an.pop("LOST_RECORDS", 0)
-if an.pop("RUNSTATE_MISMATCH", 0) > len(c["cpus"]) + lost or \
+if an.pop("RUNSTATE_MISMATCH", 0) > lost or \
    an.pop("EXITS_DISCARDED", 0) > lost:
     fail("anomalies %r" % s["anomalies"])
 if an or lost != c["lost_records_events"]:
@@ -159,9 +158,17 @@ for k in irq:
     if k not in c["irq"]:
         fail("irq %s not in the trace" % k)
 # vIRQ injections, per vIRQ (one made before a pCPU's running vCPU is
-# known belongs to no vCPU).
+# known belongs to no vCPU).  Nor does one recorded where the scheduler's
+# records already have the idle vCPU running (the dump's d32767): Xen took
+# the vCPU's timer interrupt between writing those records and switching
+# `current`, and injected it into the vCPU it was switching out.
+idle_inj = {}
+for line in open(sys.argv[5]):
+    m = re.search(r" p\d+ d32767v\d+ inj_virq vec=(0x[0-9a-f]+)", line)
+    if m:
+        idle_inj[int(m.group(1), 16)] = idle_inj.get(int(m.group(1), 16), 0) + 1
 for v, want in c["inj_virq"].items():
-    near("vIRQ %s injected" % v, girq.pop(int(v), 0), want)
+    near("vIRQ %s injected" % v, girq.pop(int(v), 0) + idle_inj.get(int(v), 0), want)
 if girq:
     fail("vIRQs %r not in check.py's" % girq)
 # Values moved, from the dump: every MMIO access's data and every system
