@@ -7,7 +7,8 @@ need_python
 set -e
 for f in tests/fixtures/arm64/arm64-xen420-credit2-dom0-domu.xentrace \
          tests/fixtures/x86/x86-qemu-xen417-pv-dom0.xentrace \
-         tests/fixtures/x86/x86-qemu-xen417-pvh-svm.xentrace; do
+         tests/fixtures/x86/x86-qemu-xen417-pvh-svm.xentrace \
+         tests/fixtures/x86/x86-qemu-xen420-pvh-svm.xentrace; do
     $XA --cpu-hz=2100M --format=json "$f" > "$TMP/s.json"
     $XA --cpu-hz=2100M --format=csv "$f" > "$TMP/s.csv"
     python3 - "$TMP/s.json" "$TMP/s.csv" "$f" <<'PY'

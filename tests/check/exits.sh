@@ -57,7 +57,8 @@ done
 
 # Each row's time and pCPU: an exit record's line in the dump.
 for f in tests/fixtures/arm64/arm64-xen420-credit-domu-burn.xentrace \
-         tests/fixtures/x86/x86-qemu-xen417-pvh-svm.xentrace; do
+         tests/fixtures/x86/x86-qemu-xen417-pvh-svm.xentrace \
+         tests/fixtures/x86/x86-qemu-xen420-pvh-svm.xentrace; do
     $XA --exits="$TMP/r.csv" "$f" 2> /dev/null
     $XA -a "$f" > "$TMP/d.txt" 2> /dev/null
     python3 - "$TMP/r.csv" "$TMP/d.txt" <<'PY'
