@@ -36,6 +36,13 @@ struct xa_model_opts {
     bool eip_list;
     unsigned int eip_vector;
     /*
+     * x86 HVM: follow the guest page tables CR3 writes load (upstream's
+     * cr3 tracking: --with-cr3-enumeration and what needs it), per
+     * domain, each value charged to the memory budget; the cr3 observer
+     * callback tells of loads and time.
+     */
+    bool cr3;
+    /*
      * Bytes the model's keyed tables may take (0: XA_MODEL_BUDGET, 1 GiB):
      * new breakdown keys, exit codes, wake-to-halt vectors, pCPU stays
      * and counters are charged, each statistic at its most (15.6 KiB);
@@ -114,6 +121,31 @@ struct xa_runstate_event {
     uint64_t trace_hz;              /* the trace's clock record, or 0 */
 };
 
+/* What the cr3 callback tells (model option cr3). */
+enum xa_cr3_what {
+    /* A vCPU switches CR3 (a CR3 write of another value, or to none at a
+     * lost-records record: gmfn 0); tsc: the exit's, id: the value's
+     * (-1: none or untracked). */
+    XA_CR3_SWITCH,
+    /* A value is first loaded in a domain (id, gmfn, first_tsc). */
+    XA_CR3_NEW,
+    /* A value was loaded for cycles (added at the switch from it). */
+    XA_CR3_TIME,
+    /* An exit under a value, of kind short_kind, took cycles. */
+    XA_CR3_KIND,
+};
+
+struct xa_cr3_event {
+    enum xa_cr3_what what;
+    unsigned int dom, vcpu;
+    int id;
+    uint64_t gmfn;
+    uint64_t tsc;                   /* SWITCH: the exit's; else the record's */
+    uint64_t first_tsc;             /* the value's first load */
+    uint64_t cycles;
+    unsigned int short_kind;        /* enum xa_short_kind */
+};
+
 /* A closed exit with everything a row needs (the exit_done callback). */
 struct xa_exit_event {
     unsigned int dom, vcpu;
@@ -136,6 +168,12 @@ struct xa_exit_event {
     uint64_t cycles;
     uint64_t first_tsc;             /* the trace's time 0 */
     uint64_t trace_hz;              /* the trace's clock record, or 0 */
+    /*
+     * What it did (enum xa_short_kind, upstream's HVM short summary): a
+     * CR3 write, else by the last handler record of the vCPU's exits
+     * (vmcall, intr, hlt, other); Arm: other.
+     */
+    uint8_t short_kind;
 };
 
 /*
@@ -228,6 +266,8 @@ struct xa_model_observer {
                 uint64_t cycles);
     /* A runstate interval the summary counts. */
     void (*runstate_done)(void *arg, const struct xa_runstate_event *ev);
+    /* x86 HVM guest page tables (model option cr3). */
+    void (*cr3)(void *arg, const struct xa_cr3_event *ev);
 };
 
 XA_API int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
@@ -304,6 +344,11 @@ struct xa_summary_info {
      * --show-default-domain-summary).
      */
     bool show_default_domain;
+    /*
+     * List every domain's guest page tables (model option cr3; upstream's
+     * --with-cr3-enumeration).
+     */
+    bool cr3_list;
 };
 
 /**

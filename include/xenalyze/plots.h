@@ -32,6 +32,7 @@ extern "C" {
 #define XA_PLOT_IRQ             (1u << 7)   /* "iIRQ time pcpu" */
 #define XA_PLOT_WAKE_TO_HALT    (1u << 8)   /* "time cycles" */
 #define XA_PLOT_INTERRUPT_EIP   (1u << 9)   /* "dDvV time rip" */
+#define XA_PLOT_CR3_SWITCH      (1u << 10)  /* "time gmfn" (cr3_ids: id) */
 
 enum xa_interval_kind {
     XA_INTERVAL_NONE,
@@ -40,6 +41,11 @@ enum xa_interval_kind {
     XA_INTERVAL_DOMAIN_GUEST_INTERRUPT, /* one domain's injected vectors */
     XA_INTERVAL_DOMAIN_GRANT_MAPS,      /* grant maps done for one domain */
     XA_INTERVAL_DOMAIN_SHORT_SUMMARY,   /* one domain's exit time by kind */
+    /* Guest page tables (the model's option cr3 on): */
+    XA_INTERVAL_CR3_SCHEDULE_TIME,      /* listed values' time loaded */
+    XA_INTERVAL_CR3_SCHEDULE_TIME_ALL,  /* every value's */
+    XA_INTERVAL_CR3_SCHEDULE_ORDERED,   /* every value's, most first */
+    XA_INTERVAL_CR3_SHORT_SUMMARY,      /* one value's exit time by kind */
 };
 
 struct xa_plots_opts {
@@ -53,6 +59,12 @@ struct xa_plots_opts {
     const unsigned int *domains;    /* TOTAL_TIME: columns; GUEST_INT,
                                        GRANT_MAPS, SHORT_SUMMARY: 1 */
     unsigned int nr_domains;
+    const uint64_t *cr3s;           /* CR3_SCHEDULE_TIME: columns (gmfns);
+                                       CR3_SHORT_SUMMARY: 1 */
+    unsigned int nr_cr3s;
+    bool cr3_ids;                   /* CR3_SWITCH plots the value's id
+                                       (upstream's --with-cr3-enumeration),
+                                       0 for none */
     /*
      * --from/--to/--domain/--vcpu, or NULL: a point is plotted when its
      * time is in the window and its vCPU selected (IRQ points have no

@@ -145,6 +145,37 @@ struct xa_sum_eips {
     uint64_t total, other;
 };
 
+/*
+ * x86 HVM guest page tables (upstream xenalyze's cr3 tracking, model
+ * option cr3): what a vCPU did while a CR3 value was loaded.  An exit
+ * counts under what it did, upstream's "HVM short summary" kinds.
+ */
+enum xa_short_kind {
+    XA_SHORT_EMULATE, XA_SHORT_UNSYNC, XA_SHORT_FIXUP, XA_SHORT_MMIO,
+    XA_SHORT_PROPAGATE, XA_SHORT_CR3, XA_SHORT_VMCALL, XA_SHORT_INTR,
+    XA_SHORT_HLT, XA_SHORT_OTHER, XA_SHORT_NR
+};
+XA_API const char *xa_short_kind_name(enum xa_short_kind k);
+
+/* A count and its cycles (count: the non-zero durations added). */
+struct xa_sum_cyc {
+    uint64_t count, cycles;
+};
+
+struct xa_sum_cr3 {
+    uint64_t gmfn;                  /* CR3 >> 12 */
+    unsigned int id;                /* in the order first loaded, trace-wide */
+    uint64_t first_tsc, last_tsc;   /* first loaded; last switched from */
+    struct xa_sum_cyc total;        /* loaded, from each switch to it to the
+                                       next switch on that vCPU */
+    struct xa_sum_cyc guest, hv;    /* in the guest (entry to exit), in Xen
+                                       (exits, whole) */
+    uint64_t run_time;              /* guest + hv cycles */
+    struct xa_sum_cyc kind[XA_SHORT_NR];    /* the exits by what they did */
+    uint64_t switches, flushes;     /* loads from another value; reloads */
+    uint64_t unpins;                /* shadow prealloc unpins of it */
+};
+
 /* Time a vCPU stayed on one pCPU between migrations. */
 struct xa_sum_stay {
     unsigned int cpu;
@@ -201,6 +232,13 @@ struct xa_sum_domain {
     /* by page order: 4k, 2M, 1G, other (upstream's p2m_canonical_order) */
     uint64_t pod_populate_order[4], pod_reclaim_order[4];
     struct xa_sum_eips intr_eips;   /* its vCPUs' together (owned) */
+    /*
+     * Guest page tables (xa_summary.cr3_list), by first load; untracked:
+     * loads of values past the memory budget, not listed.
+     */
+    struct xa_sum_cr3 *cr3s;        /* owned */
+    unsigned int nr_cr3s;
+    uint64_t cr3_untracked;
 };
 
 #define XA_NR_VOLUME 13
@@ -275,6 +313,9 @@ struct xa_summary {
     /* x86 HVM: eip lists of this external-interrupt vector (model opts). */
     bool eip_list;
     unsigned int eip_vector;
+
+    /* x86 HVM: every domain's guest page tables (model option cr3). */
+    bool cr3_list;
 
     /* How it was built (xa_summary_info). */
     enum xa_sum_sort sort;

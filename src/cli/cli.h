@@ -51,6 +51,9 @@ struct cli_opts {
     uint64_t eip_histogram;         /* --histogram-interrupt-eip bucket */
     const char *symbol_file;        /* --symbol-file */
     bool show_default_domain;       /* --show-default-domain-summary */
+    bool cr3;                       /* guest page tables tracked */
+    bool cr3_list;                  /* --with-cr3-enumeration */
+    uint64_t *plot_cr3s;            /* plots.cr3s, owned */
 };
 
 /* The option table (options.c). */

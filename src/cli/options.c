@@ -26,6 +26,8 @@ void cli_opts_dispose(struct cli_opts *o)
 {
     free(o->plot_domains);
     o->plot_domains = NULL;
+    free(o->plot_cr3s);
+    o->plot_cr3s = NULL;
 }
 
 static int bad_arg(const struct cli_option *opt, const char *arg,
@@ -422,6 +424,53 @@ static int parse_plot_domains(struct cli_opts *o, const char *s)
     return 0;
 }
 
+/*
+ * Guest page tables: --with-cr3-enumeration lists them in the summary
+ * and plots ids; the --interval-cr3-* tables imply it, as upstream.
+ */
+static int h_cr3_enum(struct cli_opts *o, const struct cli_option *opt,
+                      const char *arg)
+{
+    (void)opt, (void)arg;
+    o->cr3 = o->cr3_list = o->plots.cr3_ids = true;
+    return 0;
+}
+
+static int h_plot_cr3(struct cli_opts *o, const struct cli_option *opt,
+                      const char *arg)
+{
+    o->cr3 = true;
+    return h_plot(o, opt, arg);
+}
+
+/* GMFN[,GMFN...] (upstream's numbers: 0x10100 or 65792) into plots.cr3s. */
+static int parse_plot_cr3s(struct cli_opts *o, const char *s)
+{
+    unsigned int n = 1, i;
+    const char *p;
+
+    for ( p = s; *p; p++ )
+        n += *p == ',';
+    free(o->plot_cr3s);
+    o->plot_cr3s = calloc(n, sizeof(*o->plot_cr3s));
+    if ( !o->plot_cr3s )
+        return -1;
+    for ( p = s, i = 0; i < n; i++ )
+    {
+        char *end;
+
+        if ( *p == '-' || *p == ',' || !*p )
+            return -1;
+        o->plot_cr3s[i] = strtoull(p, &end, 0);
+        if ( end == p || (*end && *end != ',') )
+            return -1;
+        p = *end ? end + 1 : end;
+    }
+    o->plots.cr3s = o->plot_cr3s;
+    o->plots.nr_cr3s = n;
+    return 0;
+}
+
 static int h_interval_table(struct cli_opts *o, const struct cli_option *opt,
                             const char *arg)
 {
@@ -441,6 +490,14 @@ static int h_interval_table(struct cli_opts *o, const struct cli_option *opt,
           k == XA_INTERVAL_DOMAIN_SHORT_SUMMARY) &&
          (parse_plot_domains(o, arg) || o->plots.nr_domains != 1) )
         return bad_arg(opt, arg, "one domain id");
+    if ( k == XA_INTERVAL_CR3_SCHEDULE_TIME && parse_plot_cr3s(o, arg) )
+        return bad_arg(opt, arg, "guest page frames, e.g. 0x10100,0x2a3f0");
+    if ( k == XA_INTERVAL_CR3_SHORT_SUMMARY &&
+         (parse_plot_cr3s(o, arg) || o->plots.nr_cr3s != 1) )
+        return bad_arg(opt, arg, "one guest page frame, e.g. 0x10100");
+    /* The --interval-cr3-* tables imply --with-cr3-enumeration. */
+    if ( k >= XA_INTERVAL_CR3_SCHEDULE_TIME )
+        return h_cr3_enum(o, opt, arg);
     return 0;
 }
 
@@ -615,6 +672,10 @@ const struct cli_option cli_options[] = {
     { "show-default-domain-summary", 0, NOARG, CLI_G_SUMMARY,
       "list the default domain (32768: vCPUs not known yet)\n"
       "even without exits of its own", h_show_default, 0 },
+    { "with-cr3-enumeration", 0, NOARG, CLI_G_SUMMARY,
+      "text: each domain's guest page tables (CR3 values, x86\n"
+      "HVM): time loaded, in the guest, in Xen, exits by kind",
+      h_cr3_enum, 0 },
     { "symbol-file", 0, CLI_ARG_REQ, "FILE", CLI_G_SUMMARY,
       "guest symbols (System.map: ADDRESS [TYPE] NAME) for\n"
       "the eip lists and the dump's guest addresses", h_symbol_file, 0 },
@@ -661,6 +722,10 @@ const struct cli_option cli_options[] = {
     { "scatterplot-wake-to-halt", 0, NOARG, CLI_G_PLOTS,
       "time cycles from a wake-up interrupt to the halt",
       h_plot, XA_PLOT_WAKE_TO_HALT },
+    { "scatterplot-cr3-switch", 0, NOARG, CLI_G_PLOTS,
+      "time gmfn of each guest page-table switch (with\n"
+      "--with-cr3-enumeration: the table's id)", h_plot_cr3,
+      XA_PLOT_CR3_SWITCH },
     { "interval", 'i', CLI_ARG_REQ, "SECONDS", CLI_G_PLOTS,
       "length of an --interval-* row (default 1)", h_interval, 0 },
     { "interval-domain-total-time", 0, CLI_ARG_REQ, "D[,D...]", CLI_G_PLOTS,
@@ -679,6 +744,19 @@ const struct cli_option cli_options[] = {
       "domain D's running time and exit time by kind per\n"
       "interval (upstream's HVM short summary)", h_interval_table,
       XA_INTERVAL_DOMAIN_SHORT_SUMMARY },
+
+    { "interval-cr3-schedule-time", 0, CLI_ARG_REQ, "GMFN[,GMFN...]",
+      CLI_G_PLOTS, "time these guest page tables were loaded per\n"
+      "interval", h_interval_table, XA_INTERVAL_CR3_SCHEDULE_TIME },
+    { "interval-cr3-schedule-time-all", 0, NOARG, CLI_G_PLOTS,
+      "the same for every guest page table", h_interval_table,
+      XA_INTERVAL_CR3_SCHEDULE_TIME_ALL },
+    { "interval-cr3-schedule-ordered", 0, NOARG, CLI_G_PLOTS,
+      "every guest page table loaded per interval, most first",
+      h_interval_table, XA_INTERVAL_CR3_SCHEDULE_ORDERED },
+    { "interval-cr3-short-summary", 0, CLI_ARG_REQ, "GMFN", CLI_G_PLOTS,
+      "a guest page table's time and its exits' time by kind\n"
+      "per interval", h_interval_table, XA_INTERVAL_CR3_SHORT_SUMMARY },
 
     /* Upstream options made moot by design */
     IGNORED_ARG("sample-size", "N"),
@@ -703,19 +781,9 @@ const struct cli_option cli_options[] = {
     REFUSED("dump-show-power-states", "it draws C-states into upstream's "
             "per-pCPU state column, which this dump has not; -a prints "
             "the pm_idle_entry/pm_idle_exit records (the pCPU's C-state)"),
-    REFUSED("with-cr3-enumeration", "cr3 tracking is not implemented yet"),
     REFUSED_ARG("mmio-enumeration-skip-vga", "0|1", "not implemented yet "
                 "(as --with-mmio-enumeration)"),
-    REFUSED_ARG("interval-cr3-schedule-time", "CR3",
-                "cr3 tracking is not implemented yet"),
-    REFUSED("interval-cr3-schedule-time-all",
-            "cr3 tracking is not implemented yet"),
-    REFUSED("interval-cr3-schedule-ordered",
-            "cr3 tracking is not implemented yet"),
-    REFUSED_ARG("interval-cr3-short-summary", "CR3",
-                "cr3 tracking is not implemented yet"),
     REFUSED("scatterplot-unpin-promote", "not implemented yet"),
-    REFUSED("scatterplot-cr3-switch", "cr3 tracking is not implemented yet"),
 
     /* Other */
     { "strict", 0, CLI_ARG_OPT, "LEVEL", CLI_G_OTHER,

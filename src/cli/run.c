@@ -314,7 +314,7 @@ int cli_run(const struct cli_opts *o)
     struct xa_out ex_out, rs_out;
     struct xa_model_opts mopts = {
         .hvm_mode = o->hvm_mode, .eip_list = o->eip_list,
-        .eip_vector = o->eip_vector,
+        .eip_vector = o->eip_vector, .cr3 = o->cr3,
         .memory_budget = (uint64_t)o->memory_budget_mb << 20,
     };
     struct xa_trace_hints hints = { .hvm_mode = XA_HVM_VMX };
@@ -596,6 +596,7 @@ int cli_run(const struct cli_opts *o)
             .sort = o->sort,
             .top = o->json ? 0 : o->top,
             .show_default_domain = o->show_default_domain,
+            .cr3_list = o->cr3_list,
         };
         struct xa_report_opts ropts = { .report_pcpu = o->report_pcpu,
                                         .eip_histogram = o->eip_histogram,

@@ -29,27 +29,38 @@ grep -v '^#' tests/compat/upstream-options.txt | while read -r name class arg; d
 done > "$TMP/missing"
 [ -s "$TMP/missing" ] && fail "not in --help: $(tr '\n' ' ' < "$TMP/missing")"
 
-# compared
-compared=0
-for tr in x86-vmx-credit2-8cpu:2400000000 x86-qemu-pv-dom0:2299999000 \
-          arm64-qemu-credit2-2dom:62500000; do
-    name=${tr%%:*}
-    hz=${tr#*:}
-    grep -v '^#' tests/compat/options.txt | while read -r n kind opts; do
+# compared: the options of list $4 on trace $1 (expected files $2) at $3
+compare() {
+    path=$1 name=$2 hz=$3 list=$4
+    grep -v '^#' "$list" | while read -r n kind opts; do
         [ -n "$n" ] || continue
         want=$E/$name/$n.txt
         [ -f "$want" ] || want=$want.xz
         [ -f "$want" ] || { echo "FAIL: no $E/$name/$n.txt"; continue; }
         opts=$(echo "$opts" | sed "s|\$SYM|$SYM|g")
         # shellcheck disable=SC2086
-        "$XA" --cpu-hz="$hz" $opts "$T/$name.xentrace" > "$TMP/out" \
+        "$XA" --cpu-hz="$hz" $opts "$path" > "$TMP/out" \
             2> "$TMP/err" || { echo "FAIL: $name $opts: status $?"; continue; }
         python3 tests/tools/compare-compat.py "$kind" "$hz" "$want" \
             "$TMP/out" > "$TMP/cmp" || {
             echo "FAIL: $name $opts:"; cat "$TMP/cmp"; continue; }
         echo "$name $opts: $(cat "$TMP/cmp")"
     done
+}
+for tr in x86-vmx-credit2-8cpu:2400000000 x86-qemu-pv-dom0:2299999000 \
+          arm64-qemu-credit2-2dom:62500000; do
+    compare "$T/${tr%%:*}.xentrace" "${tr%%:*}" "${tr#*:}" \
+        tests/compat/options.txt
 done > "$TMP/compared"
+# The synthetic traces (tests/compat/*.scn), made as make-reference.sh
+# made them: guest page-table switches, which the real traces lack.
+for scn in tests/compat/*.scn; do
+    name=synth-$(basename "$scn" .scn)
+    "$SYNTH" -s "$scn" -o "$TMP/$name.xentrace" ||
+        { echo "FAIL: $SYNTH -s $scn"; continue; }
+    compare "$TMP/$name.xentrace" "$name" 2400000000 \
+        tests/compat/options-synth.txt
+done >> "$TMP/compared"
 cat "$TMP/compared"
 grep -q FAIL "$TMP/compared" && bad=$((bad + 1))
 compared=$(grep -c "lines equal" "$TMP/compared")
@@ -61,6 +72,16 @@ for o in scatterplot-wake-to-halt scatterplot-interrupt-eip=0xfa with-interrupt-
 done
 grep -q "scatterplot-wake-to-halt: 385 lines equal" "$TMP/compared" ||
     fail "--scatterplot-wake-to-halt: not 385 lines equal to upstream's"
+# The cr3 options on the synthetic trace: its 699 page-table switches,
+# 8 page tables listed (65 lines), rows of each interval table
+for o in "--scatterplot-cr3-switch: 699" \
+         "--scatterplot-cr3-switch --with-cr3-enumeration: 699" \
+         "--with-cr3-enumeration: 65" "--interval-cr3-schedule-time-all -i 0.002: 15" \
+         "--interval-cr3-short-summary=66049 -i 0.001: 30" \
+         "--interval-domain-short-summary=1 -i 0.002: 15"; do
+    grep -q "^synth-cr3 ${o%%:*}: ${o##*: } lines equal" "$TMP/compared" ||
+        fail "synth-cr3 ${o%%:*}: not ${o##*: } lines equal to upstream's"
+done
 
 # The log-volume table, line for line as upstream's summary prints it
 # (../shared/reference: upstream's summaries at these rates)

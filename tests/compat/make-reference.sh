@@ -12,7 +12,10 @@
 #
 # With XEN, upstream is built from that repository's REV (a bare mirror
 # will do) with gcc -O2, as Xen's tools build it but alone.  SHARED: the
-# shared material (default ../shared).  The symbol file has no newline at
+# shared material (default ../shared).  SYNTH: xentrace-synth (default
+# build/xentrace-synth), which makes the synthetic traces of
+# tests/compat/*.scn for tests/compat/options-synth.txt, at 2.4 GHz.
+# The symbol file has no newline at
 # its end: upstream's reader takes a last empty line for a symbol at
 # 0xdeadbeef and stops ("not properly ordered").
 set -eu
@@ -36,19 +39,15 @@ if [ -z "${UPSTREAM:-}" ]; then
     echo "upstream built from $XEN $rev ($(git --git-dir="$XEN" rev-parse "$rev"))"
 fi
 
-# Traces and the rate upstream is given (x86 VMX: its default, 2.4 GHz).
-traces="x86-vmx-credit2-8cpu:2.4G x86-qemu-pv-dom0:2299.999M
-arm64-qemu-credit2-2dom:62.5M"
-SYM=tests/compat/symbols.map
-for tr in $traces; do
-    name=${tr%%:*}
-    hz=${tr#*:}
+# One trace: the options of $3 on trace $1 (name $2) at rate $4.
+reference() {
+    path=$1 name=$2 list=$3 hz=$4
     mkdir -p "$OUT/$name"
-    grep -v '^#' tests/compat/options.txt | while read -r n kind opts; do
+    grep -v '^#' "$list" | while read -r n kind opts; do
         [ -n "$n" ] || continue
         opts=$(echo "$opts" | sed "s|\$SYM|$SYM|g")
         # shellcheck disable=SC2086
-        timeout 300 "$UPSTREAM" --cpu-hz="$hz" $opts "$T/$name.xentrace" \
+        timeout 300 "$UPSTREAM" --cpu-hz="$hz" $opts "$path" \
             > "$tmp/out" 2> /dev/null || {
             echo "$name $n: upstream failed ($?)"; continue; }
         python3 tests/tools/compare-compat.py extract "$kind" \
@@ -61,4 +60,19 @@ for tr in $traces; do
         fi
         echo "$name $n: $(wc -l < "$tmp/part") lines"
     done
+}
+
+# Traces and the rate upstream is given (x86 VMX: its default, 2.4 GHz).
+traces="x86-vmx-credit2-8cpu:2.4G x86-qemu-pv-dom0:2299.999M
+arm64-qemu-credit2-2dom:62.5M"
+SYM=tests/compat/symbols.map
+for tr in $traces; do
+    reference "$T/${tr%%:*}.xentrace" "${tr%%:*}" tests/compat/options.txt \
+        "${tr#*:}"
+done
+SYNTH=${SYNTH:-build/xentrace-synth}
+for scn in tests/compat/*.scn; do
+    name=synth-$(basename "$scn" .scn)
+    "$SYNTH" -s "$scn" -o "$tmp/$name.xentrace"
+    reference "$tmp/$name.xentrace" "$name" tests/compat/options-synth.txt 2.4G
 done

@@ -6,7 +6,9 @@
 
 KIND (tests/compat/options.txt) says which lines count: plot and
 interval, every line; eiplist, the lines of "Interrupt eip list"
-sections but their titles; histogram, the "Making histogram" line and the histograms' bins.
+sections but their titles; cr3list, the lines of "cr3 values:" sections
+without upstream's percentiles; histogram, the "Making histogram" line and
+the histograms' bins.
 UPSTREAM may be xz-compressed (.xz).  Lines must be the same, in the same
 order, with the documented differences (docs/differences-from-upstream.md):
 times.  Upstream converts cycles with ((tsc - first) << 10) / qhz, qhz =
@@ -25,6 +27,12 @@ TIME = re.compile(r"^\d+\.\d{9}$")
 # names it, ours every domain the summary lists, so an empty list may be
 # there in ours alone.)
 EIP = re.compile(r"^(   Total samples: \d+|   [ 0-9a-f]{12}.*: +\d+ +[0-9.]+%)$")
+# The "cr3 values:" lists' lines, without upstream's percentiles of
+# samples ("{p5|p50|p95}", docs/differences-from-upstream.md).
+CR3 = re.compile(r"^(    cr3 values:|  [ 0-9a-f]{8} \(id \d+\): .*|"
+                 r"          (guest|hv   ): .*|           \+ [a-z0-9]+: .*|"
+                 r"            Seen: .*)$")
+BRACES = re.compile(r" \{[ 0-9|]*\}$")
 HIST = re.compile(r"^(Making histogram of eips .*|\[[0-9a-f]+-[0-9a-f]+\]: "
                   r"\d+)$")
 
@@ -32,6 +40,8 @@ HIST = re.compile(r"^(Making histogram of eips .*|\[[0-9a-f]+-[0-9a-f]+\]: "
 def extract(kind, lines):
     if kind == "eiplist":
         return [x for x in lines if EIP.match(x)]
+    if kind == "cr3list":
+        return [BRACES.sub("", x) for x in lines if CR3.match(x)]
     if kind == "histogram":
         return [x for x in lines if HIST.match(x)]
     return lines
@@ -64,6 +74,9 @@ def main():
         for x, y in zip(fa, fb) if ok else ():
             if x == y:
                 continue
+            # (a "Seen: FIRST- LAST" time keeps its dash)
+            if x[-1:] == "-" and y[-1:] == "-":
+                x, y = x[:-1], y[:-1]
             if TIME.match(x) and TIME.match(y):
                 nx = int(x.replace(".", ""))
                 ny = int(y.replace(".", ""))

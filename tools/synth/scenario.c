@@ -162,6 +162,17 @@ static int set_dom(struct scenario *sc, const char *key, const char *value,
             return 0;
         }
     }
+    else if ( !strcmp(key, "cr3") )
+    {
+        char *end;
+        unsigned long n = strtoul(value, &end, 0);
+
+        if ( !*end && end != value && n <= 4096 )
+        {
+            d->cr3 = (unsigned int)n;
+            return 0;
+        }
+    }
     else if ( !strcmp(key, "exit") )
     {
         char name[32];

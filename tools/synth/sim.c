@@ -388,9 +388,26 @@ static void emit_x86_exit(struct sim *s, unsigned int cpu, uint64_t tsc,
         break;
     }
     case XK_CR:
-        x[0] = 4;
-        x[1] = 0x3506f0;
-        x[2] = 0;
+        /*
+         * cr3: a guest process switch, to one of the domain's page
+         * tables (gmfn 0x10000 + 0x100 * domain + i), the current one
+         * again being a TLB flush; else a CR4 write.
+         */
+        if ( v->d->cr3 )
+        {
+            uint64_t gmfn = 0x10000 + 0x100ull * v->dom +
+                            rng_below(&s->rng, v->d->cr3);
+
+            x[0] = 3;
+            x[1] = (uint32_t)(gmfn << 12);
+            x[2] = (uint32_t)(gmfn >> 20);
+        }
+        else
+        {
+            x[0] = 4;
+            x[1] = 0x3506f0;
+            x[2] = 0;
+        }
         emit(s, cpu, EV_HVM_CR_WRITE64, false, tsc, x, 3);
         break;
     case XK_RDTSC:

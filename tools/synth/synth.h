@@ -177,6 +177,8 @@ struct dom_spec {
     struct dist run;            /* guest time between exits/hypercalls */
     struct dist sleep;          /* blocked time before the wake */
     double offline;             /* share of blocks that go offline */
+    unsigned int cr3;           /* x86 HVM: CR writes load one of this many
+                                   page tables (0: CR4 writes) */
     struct exit_spec exits[MAX_EXIT_SPECS];
     unsigned int nr_exits;
     struct hcall_spec hcalls[MAX_HCALL_SPECS];

@@ -55,6 +55,9 @@ static void hvm_exit(struct xa_model *m, struct vcpu *v,
     v->exit_rip = rec->nr_extra >= 2 ? rec->extra[1] : 0;
     if ( (rec->event & XA_TRC_64_FLAG) && rec->nr_extra >= 3 )
         v->exit_rip |= (uint64_t)rec->extra[2] << 32;
+    if ( m->opts.cr3 )
+        cr3_exit(m, v, rec->tsc);
+    v->cr3_write = false;
     model_exit_open(m, v, rec, code);
 }
 
@@ -79,9 +82,10 @@ static void hvm_handler(struct xa_model *m, struct vcpu *v,
     const uint32_t *w = rec->extra;
     bool is64 = rec->event & XA_TRC_64_FLAG;
 
-    if ( rec->nr_extra < 1 )
-        return;
     if ( !v->exit_open )
+        return;
+    hvm_short_note(v, rec);
+    if ( rec->nr_extra < 1 )
         return;
     switch ( low )
     {

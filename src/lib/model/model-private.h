@@ -141,6 +141,21 @@ struct w2h {
     struct w2h_vec vec[256];
 };
 
+/*
+ * x86 HVM guest page tables (cr3.c, model option cr3), per domain: the
+ * values loaded, in the order first loaded, found by gmfn; each one
+ * charged CR3_COST to the memory budget, those past it not tracked.
+ */
+struct cr3_tab {
+    struct xa_sum_cr3 *v;
+    uint8_t *unpinned;              /* unpinned since its last load */
+    unsigned int nr, cap;
+    struct xa_idx idx;
+    uint64_t untracked;             /* loads of values not tracked */
+};
+#define CR3_COST (sizeof(struct xa_sum_cr3) + 1 + 2 * sizeof(struct xa_idx_ent))
+#define CR3_NO_HANDLER 0xffffu
+
 struct stay {
     unsigned int cpu;
     struct xa_stat st;
@@ -181,6 +196,18 @@ struct vcpu {
     struct w2h *w2h;                /* HVM: injected interrupts, NULL: none */
     struct eip_tab *intr_eips;      /* opts.eip_vector's, NULL: none */
 
+    /* Guest page tables (cr3.c, model option cr3). */
+    uint64_t cr3_val;               /* the CR3 loaded; 0: not known */
+    int cr3_cur;                    /* its d->cr3 entry, -1: none */
+    uint64_t cr3_start;             /* loaded at */
+    uint64_t cr3_entry_tsc;         /* the entry that closed the last exit;
+                                       0: none since */
+    /* x86 HVM, every exit: what it did (hvm_short_note()). */
+    uint32_t short_handler;         /* the last handler record of an exit,
+                                       kept across exits (upstream) */
+    bool cr3_write;                 /* this exit wrote CR3 ... */
+    uint64_t cr3_write_val;         /* ... this value */
+
     /* CPU affinity: how long it stayed on a pCPU between migrations. */
     uint64_t pcpu_tsc;              /* arrived on its pCPU; 0: unknown */
     struct xa_stat stay_all;
@@ -201,6 +228,7 @@ struct domain {
     uint64_t grant_ops[3];          /* map, unmap, transfer */
     uint64_t pod_populate, pod_reclaim, pod_splinter;
     uint64_t pod_populate_order[4], pod_reclaim_order[4];   /* 4k 2M 1G ? */
+    struct cr3_tab cr3;
     struct domain *hnext;
 };
 
@@ -249,6 +277,7 @@ struct xa_model {
     unsigned int nr_domains;
     unsigned int nr_vcpus_all;      /* vCPUs in all domains */
     unsigned int lost_cpus;
+    unsigned int cr3_ids;           /* guest page tables seen (cr3.c) */
     uint64_t mem, mem_budget;       /* bytes charged (model_charge()) */
     /*
      * vCPUs a lost-records record may put in the lost state (neither
@@ -404,6 +433,24 @@ void girq_runstate(struct xa_model *m, struct vcpu *v, int old_rs,
                    int new_rs, uint64_t tsc);
 void girq_reset(struct vcpu *v);
 void girq_free(struct vcpu *v);
+
+/*
+ * cr3.c: guest page tables, driven by x86 HVM exits (open at the exit
+ * record, the handler records, close), lost records and shadow unpins.
+ */
+void cr3_exit(struct xa_model *m, struct vcpu *v, uint64_t tsc);
+/*
+ * Every x86 HVM exit: its handler records (an open exit's), and what it
+ * did (enum xa_short_kind, upstream's HVM short summary kinds).
+ */
+void hvm_short_note(struct vcpu *v, const struct xa_record *rec);
+unsigned int hvm_short_kind(const struct vcpu *v);
+void cr3_close(struct xa_model *m, struct vcpu *v, uint64_t tsc,
+               unsigned int cpu);
+void cr3_lost(struct xa_model *m, struct vcpu *v, uint64_t tsc,
+              unsigned int cpu);
+void cr3_unpin(struct vcpu *v, uint64_t gmfn);
+void cr3_tab_free(struct cr3_tab *t);
 
 /*
  * The architectures.  A record of the HVM class goes to x86 or Arm by its

@@ -125,6 +125,7 @@ void xa_model_free(struct xa_model *m)
             for ( j = 0; j < XA_DRS_NR; j++ )
                 xa_stat_dispose(&d->rs[j]);
             free(d->vcpus);
+            cr3_tab_free(&d->cr3);
             free(d);
         }
     }
@@ -251,6 +252,8 @@ struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
     v->id = vid;
     v->state = RS_INIT;
     v->last_old.wrong = RS_INIT;
+    v->cr3_cur = -1;
+    v->short_handler = CR3_NO_HANDLER;
     d->vcpus[vid] = v;
     d->in_state[RS_INIT]++;
     return v;
@@ -688,6 +691,8 @@ static void lost_begin(struct xa_model *m, struct pcpu *p,
 
     if ( p->current )
     {
+        if ( m->opts.cr3 && p->current->type == VT_HVM )
+            cr3_lost(m, p->current, rec->tsc, rec->cpu);
         if ( p->current->exit_open )
             model_diag(m, XA_DIAG_EXITS_DISCARDED, rec->offset,
                         rec->cpu);
@@ -887,6 +892,8 @@ static void exit_done(struct xa_model *m, const struct vcpu *v, uint64_t tsc,
         .sub_val = v->sub_val, .exit_tsc = v->exit_tsc, .tsc = tsc,
         .rip = v->exit_rip, .counted = counted, .cycles = counted ? c : 0,
         .first_tsc = m->first_tsc, .trace_hz = m->clock_hz,
+        .short_kind = v->type == VT_HVM ? (uint8_t)hvm_short_kind(v)
+                                        : XA_SHORT_OTHER,
     };
 
     m->obs.exit_done(m->obs.arg, &ev);
@@ -901,6 +908,8 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc,
 
     if ( !v->exit_open )
         return;
+    if ( m->opts.cr3 && v->type == VT_HVM )
+        cr3_close(m, v, tsc, v->exit_pcpu);
     v->exit_open = false;
     if ( tsc >= v->exit_tsc )
         c = tsc - v->exit_tsc;
@@ -1023,9 +1032,14 @@ static void hvm_record(struct xa_model *m, const struct xa_record *rec)
         if ( ev == XA_TRC_HVM_VMENTRY )
         {
             girq_entry(v, rec->tsc);
+            /* cr3.c: the guest's time runs from an entry that closes. */
+            if ( v->exit_open && m->opts.cr3 )
+                v->cr3_entry_tsc = rec->tsc;
             model_exit_close(m, v, rec->tsc, XA_CLOSED_BY_ENTRY);
         }
-        else if ( rec->nr_extra < 1 )
+        else if ( ev == XA_TRC_HVM_HLT && v->exit_open && v->type == VT_HVM )
+            hvm_short_note(v, rec);
+        if ( ev == XA_TRC_HVM_VMENTRY || rec->nr_extra < 1 )
             return;
         else if ( ev == XA_TRC_HVM_INJ_VIRQ )
             /* x86: a vector; Arm: an INTID, beyond 255 for SPIs and LPIs. */

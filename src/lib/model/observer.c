@@ -57,6 +57,11 @@ static void fan_exit_done(void *arg, const struct xa_exit_event *ev)
     FOR_EACH((struct xa_model *)arg, exit_done, ev);
 }
 
+static void fan_cr3(void *arg, const struct xa_cr3_event *ev)
+{
+    FOR_EACH((struct xa_model *)arg, cr3, ev);
+}
+
 static void fan_runstate_done(void *arg, const struct xa_runstate_event *ev)
 {
     FOR_EACH((struct xa_model *)arg, runstate_done, ev);
@@ -127,7 +132,7 @@ static void fan_w2h(void *arg, unsigned int dom, unsigned int vcpu,
 static void observers_settle(struct xa_model *m)
 {
     struct xa_model_observer *o = &m->obs;
-    bool any[17] = { false };
+    bool any[18] = { false };
     unsigned int i;
 
     memset(o, 0, sizeof(*o));
@@ -157,6 +162,7 @@ static void observers_settle(struct xa_model *m)
         any[14] |= l->w2h != NULL;
         any[15] |= l->intr != NULL;
         any[16] |= l->runstate_done != NULL;
+        any[17] |= l->cr3 != NULL;
     }
     o->arg = m;
     o->domain_new = any[0] ? fan_domain_new : NULL;
@@ -176,6 +182,7 @@ static void observers_settle(struct xa_model *m)
     o->w2h = any[14] ? fan_w2h : NULL;
     o->intr = any[15] ? fan_intr : NULL;
     o->runstate_done = any[16] ? fan_runstate_done : NULL;
+    o->cr3 = any[17] ? fan_cr3 : NULL;
 }
 
 void xa_model_set_observer(struct xa_model *m,

@@ -504,6 +504,7 @@ void model_summary_free(struct xa_summary *s)
             sum_vcpu_free(&d->vcpus[j]);
         free(d->vcpus);
         free(d->intr_eips.e);
+        free(d->cr3s);
     }
     if ( s->guests )
     {
@@ -565,6 +566,33 @@ static int merge_eips(struct xa_sum_domain *sd)
     }
     sd->intr_eips.e = out;
     sd->intr_eips.nr = nr;
+    return XA_OK;
+}
+
+/* Upstream lists a domain's page tables by first load. */
+static int cmp_cr3(const void *a, const void *b)
+{
+    const struct xa_sum_cr3 *x = a, *y = b;
+
+    if ( x->first_tsc != y->first_tsc )
+        return x->first_tsc < y->first_tsc ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int build_cr3s(const struct domain *d, struct xa_sum_domain *sd)
+{
+    struct xa_sum_cr3 *c;
+
+    sd->cr3_untracked = d->cr3.untracked;
+    if ( !d->cr3.nr )
+        return XA_OK;
+    c = malloc(d->cr3.nr * sizeof(*c));
+    if ( !c )
+        return XA_E_NOMEM;
+    memcpy(c, d->cr3.v, d->cr3.nr * sizeof(*c));
+    qsort(c, d->cr3.nr, sizeof(*c), cmp_cr3);
+    sd->cr3s = c;
+    sd->nr_cr3s = d->cr3.nr;
     return XA_OK;
 }
 
@@ -716,6 +744,7 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
     s->top = info->top;
     s->eip_list = m->opts.eip_list;
     s->eip_vector = m->opts.eip_vector;
+    s->cr3_list = m->opts.cr3 && info->cr3_list;
     f = model_filter(m);
     s->windowed = xa_filter_has_window(f);
     s->win_lo = m->win_lo;
@@ -774,7 +803,7 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
                 if ( d->vcpus[j] && xa_filter_vcpu(f, d->id, j) &&
                      build_vcpu(m, d->vcpus[j], &sd->vcpus[sd->nr_vcpus++]) )
                     goto fail;
-            if ( merge_eips(sd) )
+            if ( merge_eips(sd) || build_cr3s(d, sd) )
                 goto fail;
         }
     }

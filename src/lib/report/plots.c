@@ -14,42 +14,43 @@
 #include <xenalyze/summary.h>
 #include <xenalyze/trace.h>
 
+#include "util/util-private.h"
+
 #define RDTSC_EVENT     (XA_TRC_HVM_HANDLER + 0x1a)
 #define IRQ_HANDLED     (XA_TRC_HW_IRQ + 0x8)
 #define GRANT_MAP       (XA_TRC_MEM + 0x1)
 #define EXT_VECTORS_MAX 10          /* upstream's guest-interrupt columns */
-
-/*
- * Upstream's "HVM short summary" columns; the shadow page-fault kinds
- * (emulate, unsync, fixup, mmio, propagate) and cr3 need its shadow and
- * cr3 tracking: they stay 0 here and their exits count as other.
- */
-enum {
-    SHORT_EMULATE, SHORT_UNSYNC, SHORT_FIXUP, SHORT_MMIO, SHORT_PROPAGATE,
-    SHORT_CR3, SHORT_VMCALL, SHORT_INTR, SHORT_HLT, SHORT_OTHER, SHORT_NR
-};
-#define SHORT_VCPUS 4096
-#define SHORT_NO_HANDLER 0xffff
-static const char *const short_names[SHORT_NR] = {
-    "emulate", "unsync", "fixup", "mmio", "propagate", "cr3", "vmcall",
-    "intr", "hlt", "other",
-};
-
-/* Handler records upstream does not take for an exit's handler. */
-static bool short_injection(uint32_t low)
-{
-    return low == 0x02 || low == 0x102 || low == 0x03 || low == 0x04 ||
-           low == 0x05 || low == 0x20;
-}
 
 struct plot_dom {
     unsigned int id;
     uint64_t cycles;                /* running, this interval */
 };
 
+struct cr3_rank {
+    uint64_t cycles, count;
+    unsigned int id;
+};
+
+/* A guest page table, by its trace-wide id (the model's cr3 events). */
+struct plot_cr3 {
+    uint64_t gmfn, first_tsc;
+    bool listed;                    /* told NEW (not the default domain's) */
+    uint64_t cycles, count;         /* loaded, this interval */
+    uint64_t kind[XA_SHORT_NR];     /* CR3_SHORT_SUMMARY: exits by kind */
+};
+
 struct xa_plots {
     struct xa_plots_opts o;
     unsigned int *columns;          /* copy of o.domains */
+    uint64_t *cr3_cols;             /* copy of o.cr3s */
+    int *cr3_col_id;                /* CR3_SCHEDULE_TIME: each column's id */
+    struct plot_cr3 *cr3;           /* by id */
+    unsigned int nr_cr3, cap_cr3;
+    unsigned int *cr3_list;         /* ids told NEW, in order */
+    unsigned int nr_cr3_list, cap_cr3_list;
+    int cr3_target;                 /* CR3_SHORT_SUMMARY: its id, or -1 */
+    struct cr3_rank *cr3_order;     /* CR3_SCHEDULE_ORDERED: scratch */
+    unsigned int cap_cr3_order;
     struct xa_out *out;
     uint64_t first_tsc, last_tsc;
     bool have_first;
@@ -67,14 +68,7 @@ struct xa_plots {
     unsigned int nr_vectors;
     uint64_t grant_maps;            /* GRANT_MAPS: this interval */
     uint64_t running;               /* SHORT_SUMMARY: this interval */
-    uint64_t short_sum[SHORT_NR];
-    /*
-     * SHORT_SUMMARY, per vCPU of the domain (ids below SHORT_VCPUS): the
-     * last handler record's id in an exit, kept across exits as upstream
-     * keeps it (SHORT_NO_HANDLER: none yet), and whether an exit is open.
-     */
-    uint16_t *handler;
-    bool *in_exit;
+    uint64_t short_sum[XA_SHORT_NR];    /* its exits' time, by kind */
 };
 
 /* Upstream's plotted value of each runstate (enum xa_vcpu_rs order). */
@@ -252,11 +246,6 @@ static void on_exit_open(void *arg, unsigned int dom, unsigned int vcpu,
     struct xa_plots *pl = arg;
 
     (void)code;
-    if ( pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY &&
-         dom == pl->columns[0] && vcpu < SHORT_VCPUS )
-        pl->in_exit[vcpu] = true;
-    if ( !(pl->o.plots & XA_PLOT_VMEXIT_EIP) )
-        return;
     if ( !sel(pl, dom, vcpu, tsc) )
         return;
     /* Upstream prints the rip as a signed number. */
@@ -277,35 +266,6 @@ static void on_exit_closed(void *arg, unsigned int dom, unsigned int vcpu,
     (void)rip;
     if ( !sel(pl, dom, vcpu, exit_tsc) )
         return;
-    /*
-     * Upstream: by the last handler record of the vCPU's exits, at the
-     * exit's end; an exit without one takes the previous exit's (upstream
-     * never resets it).
-     */
-    if ( pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY &&
-         dom == pl->columns[0] && vcpu < SHORT_VCPUS )
-    {
-        unsigned int k;
-
-        switch ( pl->handler[vcpu] )
-        {
-        case 0x12:
-            k = SHORT_VMCALL;
-            break;
-        case 0x0f:
-            k = SHORT_INTR;
-            break;
-        case 0x13:
-            k = SHORT_HLT;
-            break;
-        default:
-            k = SHORT_OTHER;
-            break;
-        }
-        if ( exit_tsc < tsc )
-            pl->short_sum[k] += tsc - exit_tsc;
-        pl->in_exit[vcpu] = false;
-    }
     if ( (pl->o.plots & XA_PLOT_EXTINT_CYCLES) && sub_kind == XA_SUB_VECTOR &&
          sub_val == pl->o.extint_vector && exit_tsc <= tsc )
     {
@@ -325,6 +285,16 @@ static void on_exit_closed(void *arg, unsigned int dom, unsigned int vcpu,
         xa_out_i64(o, (int64_t)(tsc - exit_tsc));
         xa_out_char(o, '\n');
     }
+}
+
+/* Upstream's HVM short summary of a domain: its exits' time by kind. */
+static void on_exit_done(void *arg, const struct xa_exit_event *ev)
+{
+    struct xa_plots *pl = arg;
+
+    if ( ev->dom == pl->columns[0] && ev->short_kind < XA_SHORT_NR &&
+         ev->exit_tsc < ev->tsc && sel(pl, ev->dom, ev->vcpu, ev->exit_tsc) )
+        pl->short_sum[ev->short_kind] += ev->tsc - ev->exit_tsc;
 }
 
 /* Upstream: at the exit's time, the rip's low 48 bits. */
@@ -381,6 +351,134 @@ static void on_guest_irq(void *arg, unsigned int dom, unsigned int vcpu,
         pl->vector_counts[i]++;
 }
 
+static bool is_cr3_interval(enum xa_interval_kind k)
+{
+    return k == XA_INTERVAL_CR3_SCHEDULE_TIME ||
+           k == XA_INTERVAL_CR3_SCHEDULE_TIME_ALL ||
+           k == XA_INTERVAL_CR3_SCHEDULE_ORDERED ||
+           k == XA_INTERVAL_CR3_SHORT_SUMMARY;
+}
+
+/* The entry of id, made (empty) if new; NULL when out of memory. */
+static struct plot_cr3 *cr3_entry(struct xa_plots *pl, int id)
+{
+    if ( id < 0 )
+        return NULL;
+    if ( (unsigned int)id >= pl->cap_cr3 )
+    {
+        unsigned int cap = pl->cap_cr3 ? pl->cap_cr3 : 64;
+        struct plot_cr3 *c;
+
+        while ( cap <= (unsigned int)id )
+            cap *= 2;
+        c = realloc(pl->cr3, cap * sizeof(*c));
+        if ( !c )
+        {
+            pl->out->error = XA_E_NOMEM;
+            return NULL;
+        }
+        memset(c + pl->cap_cr3, 0, (cap - pl->cap_cr3) * sizeof(*c));
+        pl->cr3 = c;
+        pl->cap_cr3 = cap;
+    }
+    if ( (unsigned int)id >= pl->nr_cr3 )
+        pl->nr_cr3 = (unsigned int)id + 1;
+    return &pl->cr3[id];
+}
+
+/* A value is first loaded: upstream's interval_cr3_value_check(). */
+static void cr3_new(struct xa_plots *pl, const struct xa_cr3_event *ev)
+{
+    struct plot_cr3 *c = cr3_entry(pl, ev->id);
+    unsigned int i;
+
+    if ( !c )
+        return;
+    c->gmfn = ev->gmfn;
+    c->first_tsc = ev->first_tsc;
+    c->listed = true;
+    switch ( pl->o.interval )
+    {
+    case XA_INTERVAL_CR3_SCHEDULE_TIME:
+        /* The first value of a listed gmfn (upstream: fatal after). */
+        for ( i = 0; i < pl->o.nr_cr3s; i++ )
+            if ( pl->cr3_cols[i] == ev->gmfn && pl->cr3_col_id[i] < 0 )
+                pl->cr3_col_id[i] = ev->id;
+        break;
+    case XA_INTERVAL_CR3_SCHEDULE_TIME_ALL:
+        if ( xa_grow(&pl->cr3_list, &pl->cap_cr3_list,
+                     sizeof(*pl->cr3_list), pl->nr_cr3_list + 1, 64) )
+        {
+            pl->out->error = XA_E_NOMEM;
+            return;
+        }
+        pl->cr3_list[pl->nr_cr3_list++] = (unsigned int)ev->id;
+        break;
+    case XA_INTERVAL_CR3_SHORT_SUMMARY:
+        /* Upstream takes the last value of the gmfn. */
+        if ( ev->gmfn == pl->cr3_cols[0] )
+            pl->cr3_target = ev->id;
+        break;
+    case XA_INTERVAL_NONE:
+    case XA_INTERVAL_DOMAIN_TOTAL_TIME:
+    case XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL:
+    case XA_INTERVAL_DOMAIN_GUEST_INTERRUPT:
+    case XA_INTERVAL_DOMAIN_GRANT_MAPS:
+    case XA_INTERVAL_DOMAIN_SHORT_SUMMARY:
+    case XA_INTERVAL_CR3_SCHEDULE_ORDERED:
+    default:
+        break;
+    }
+}
+
+static void on_cr3(void *arg, const struct xa_cr3_event *ev)
+{
+    struct xa_plots *pl = arg;
+    struct plot_cr3 *c;
+
+    switch ( ev->what )
+    {
+    case XA_CR3_SWITCH:
+        if ( !(pl->o.plots & XA_PLOT_CR3_SWITCH) ||
+             !sel(pl, ev->dom, ev->vcpu, ev->tsc) )
+            return;
+        put_time(pl, ev->tsc);
+        xa_out_char(pl->out, ' ');
+        if ( pl->o.cr3_ids )
+            xa_out_u64(pl->out, ev->id >= 0 ? (unsigned int)ev->id : 0);
+        else
+            xa_out_u64(pl->out, ev->gmfn);
+        xa_out_char(pl->out, '\n');
+        return;
+    case XA_CR3_NEW:
+        if ( is_cr3_interval(pl->o.interval) )
+            cr3_new(pl, ev);
+        return;
+    case XA_CR3_TIME:
+        if ( !is_cr3_interval(pl->o.interval) ||
+             !sel(pl, ev->dom, ev->vcpu, ev->tsc) ||
+             !(c = cr3_entry(pl, ev->id)) )
+            return;
+        if ( !c->listed )
+        {
+            c->gmfn = ev->gmfn;
+            c->first_tsc = ev->first_tsc;
+        }
+        c->cycles += ev->cycles;
+        c->count++;
+        return;
+    case XA_CR3_KIND:
+        if ( pl->o.interval == XA_INTERVAL_CR3_SHORT_SUMMARY &&
+             ev->id == pl->cr3_target && ev->short_kind < XA_SHORT_NR &&
+             sel(pl, ev->dom, ev->vcpu, ev->tsc) &&
+             (c = cr3_entry(pl, ev->id)) )
+            c->kind[ev->short_kind] += ev->cycles;
+        return;
+    default:
+        return;
+    }
+}
+
 void xa_plots_observer(struct xa_plots *pl, struct xa_model_observer *obs)
 {
     unsigned int p = pl->o.plots;
@@ -396,18 +494,20 @@ void xa_plots_observer(struct xa_plots *pl, struct xa_model_observer *obs)
         obs->runstate = on_runstate;
     if ( p & XA_PLOT_PCPU )
         obs->schedule = on_schedule;
-    if ( (p & XA_PLOT_VMEXIT_EIP) ||
-         pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY )
+    if ( p & XA_PLOT_VMEXIT_EIP )
         obs->exit_open = on_exit_open;
-    if ( (p & (XA_PLOT_EXTINT_CYCLES | XA_PLOT_IO)) ||
-         pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY )
+    if ( p & (XA_PLOT_EXTINT_CYCLES | XA_PLOT_IO) )
         obs->exit_closed = on_exit_closed;
+    if ( pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY )
+        obs->exit_done = on_exit_done;
     if ( pl->o.interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT )
         obs->guest_irq = on_guest_irq;
     if ( p & XA_PLOT_INTERRUPT_EIP )
         obs->intr = on_intr;
     if ( p & XA_PLOT_WAKE_TO_HALT )
         obs->w2h = on_w2h;
+    if ( (p & XA_PLOT_CR3_SWITCH) || is_cr3_interval(pl->o.interval) )
+        obs->cr3 = on_cr3;
 }
 
 /* Intervals */
@@ -416,6 +516,75 @@ static void put_percent(struct xa_plots *pl, uint64_t cycles)
 {
     xa_out_printf(pl->out, " %.02f",
                   (double)cycles * 100.0 / (double)pl->interval_cycles);
+}
+
+/* Upstream's cr3_time_compare(): most time first, then most loads. */
+static int cmp_cr3_time(const void *a, const void *b)
+{
+    const struct cr3_rank *x = a, *y = b;
+
+    if ( x->cycles != y->cycles )
+        return x->cycles < y->cycles ? 1 : -1;
+    if ( x->count != y->count )
+        return x->count < y->count ? 1 : -1;
+    return x->id < y->id ? -1 : 1;
+}
+
+/*
+ * --interval-cr3-schedule-ordered: the row's time, then each value loaded
+ * in the interval, most first, "gmfn: percent *" (* : first loaded in
+ * it), one a line.  (Upstream crashes before its first row.)
+ */
+static void cr3_ordered_row(struct xa_plots *pl)
+{
+    unsigned int i, n = 0;
+    bool any = false;
+
+    for ( i = 0; i < pl->nr_cr3; i++ )
+        if ( pl->cr3[i].cycles )
+            pl->cr3_order[n++] = (struct cr3_rank){
+                pl->cr3[i].cycles, pl->cr3[i].count, i };
+    if ( n )
+        qsort(pl->cr3_order, n, sizeof(*pl->cr3_order), cmp_cr3_time);
+    put_time(pl, pl->start_tsc);
+    for ( i = 0; i < n; i++ )
+    {
+        struct plot_cr3 *c = &pl->cr3[pl->cr3_order[i].id];
+
+        xa_out_printf(pl->out, " %8llx: %.02f %c\n",
+                      (unsigned long long)c->gmfn,
+                      (double)(c->cycles * 100) /
+                      (double)pl->interval_cycles,
+                      c->first_tsc > pl->start_tsc ? '*' : ' ');
+        any = true;
+    }
+    if ( !any )
+        xa_out_char(pl->out, '\n');
+    for ( i = 0; i < pl->nr_cr3; i++ )
+        pl->cr3[i].cycles = pl->cr3[i].count = 0;
+}
+
+/* --interval-cr3-short-summary: upstream's percentages of its time. */
+static void cr3_short_row(struct xa_plots *pl)
+{
+    struct plot_cr3 *c = &pl->cr3[pl->cr3_target];
+    unsigned int i;
+
+    put_time(pl, pl->start_tsc);
+    put_percent(pl, c->cycles);
+    for ( i = 0; i < XA_SHORT_NR; i++ )
+    {
+        xa_out_printf(pl->out, " %.02f", (double)(c->kind[i] * 100) /
+                                         (double)c->cycles);
+        c->kind[i] = 0;
+    }
+    c->cycles = c->count = 0;
+}
+
+static void cr3_percent(struct xa_plots *pl, unsigned int id)
+{
+    put_percent(pl, pl->cr3[id].cycles);
+    pl->cr3[id].cycles = pl->cr3[id].count = 0;
 }
 
 static void interval_row(struct xa_plots *pl)
@@ -453,7 +622,7 @@ static void interval_row(struct xa_plots *pl)
         put_time(pl, pl->start_tsc);
         put_percent(pl, pl->running);
         pl->running = 0;
-        for ( i = 0; i < SHORT_NR; i++ )
+        for ( i = 0; i < XA_SHORT_NR; i++ )
         {
             put_percent(pl, pl->short_sum[i]);
             pl->short_sum[i] = 0;
@@ -477,6 +646,33 @@ static void interval_row(struct xa_plots *pl)
             xa_out_u64(pl->out, pl->vector_counts[i]);
             pl->vector_counts[i] = 0;
         }
+        break;
+    case XA_INTERVAL_CR3_SCHEDULE_TIME:
+        put_time(pl, pl->start_tsc);
+        for ( i = 0; i < pl->o.nr_cr3s; i++ )
+            if ( pl->cr3_col_id[i] >= 0 )
+                cr3_percent(pl, (unsigned int)pl->cr3_col_id[i]);
+            else
+                xa_out_str(pl->out, " 0.0");
+        break;
+    case XA_INTERVAL_CR3_SCHEDULE_TIME_ALL:
+        put_time(pl, pl->start_tsc);
+        for ( i = 0; i < pl->nr_cr3_list; i++ )
+            cr3_percent(pl, pl->cr3_list[i]);
+        break;
+    case XA_INTERVAL_CR3_SCHEDULE_ORDERED:
+        if ( xa_grow(&pl->cr3_order, &pl->cap_cr3_order,
+                     sizeof(*pl->cr3_order), pl->nr_cr3, 64) )
+        {
+            pl->out->error = XA_E_NOMEM;
+            return;
+        }
+        cr3_ordered_row(pl);
+        return;
+    case XA_INTERVAL_CR3_SHORT_SUMMARY:
+        if ( pl->cr3_target < 0 )
+            return;
+        cr3_short_row(pl);
         break;
     case XA_INTERVAL_NONE:
     default:
@@ -578,17 +774,6 @@ void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
      * Upstream: grant maps done for the domain (the record's), while a
      * vCPU is known to run on the pCPU.
      */
-    /*
-     * Upstream's handler of an exit: its last handler record's id, but
-     * for the records about injections (pf_inject, inj_exc, inj_virq,
-     * reinj_virq, intr_window), which it handles apart.
-     */
-    if ( pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY &&
-         (rec->event & ~0xfffu) == XA_TRC_HVM_HANDLER &&
-         !short_injection(rec->event - XA_TRC_HVM_HANDLER) &&
-         xa_model_pcpu_current(m, rec->cpu, &dom, &vcpu) &&
-         dom == pl->columns[0] && vcpu < SHORT_VCPUS && pl->in_exit[vcpu] )
-        pl->handler[vcpu] = (uint16_t)(rec->event - XA_TRC_HVM_HANDLER);
     if ( pl->o.interval == XA_INTERVAL_DOMAIN_GRANT_MAPS &&
          ev == GRANT_MAP && rec->nr_extra >= 1 &&
          rec->extra[0] == pl->columns[0] && sel_time(pl, tsc) &&
@@ -631,10 +816,20 @@ void xa_plots_finish(struct xa_plots *pl)
         }
         xa_out_char(pl->out, '\n');
         break;
+    case XA_INTERVAL_CR3_SCHEDULE_TIME_ALL:
+        xa_out_str(pl->out, "time");
+        for ( i = 0; i < pl->nr_cr3_list; i++ )
+            xa_out_printf(pl->out, " %llx",
+                          (unsigned long long)pl->cr3[pl->cr3_list[i]].gmfn);
+        xa_out_char(pl->out, '\n');
+        break;
     case XA_INTERVAL_NONE:
     case XA_INTERVAL_DOMAIN_TOTAL_TIME:
     case XA_INTERVAL_DOMAIN_GRANT_MAPS:
     case XA_INTERVAL_DOMAIN_SHORT_SUMMARY:
+    case XA_INTERVAL_CR3_SCHEDULE_TIME:
+    case XA_INTERVAL_CR3_SCHEDULE_ORDERED:
+    case XA_INTERVAL_CR3_SHORT_SUMMARY:
     default:
         break;
     }
@@ -652,6 +847,10 @@ int xa_plots_new(const struct xa_plots_opts *opts, struct xa_out *out,
           opts->interval == XA_INTERVAL_DOMAIN_GRANT_MAPS ||
           opts->interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY) &&
          !opts->nr_domains )
+        return XA_E_INVAL;
+    if ( (opts->interval == XA_INTERVAL_CR3_SCHEDULE_TIME ||
+          opts->interval == XA_INTERVAL_CR3_SHORT_SUMMARY) &&
+         !opts->nr_cr3s )
         return XA_E_INVAL;
     pl = calloc(1, sizeof(*pl));
     if ( !pl )
@@ -679,26 +878,37 @@ int xa_plots_new(const struct xa_plots_opts *opts, struct xa_out *out,
                opts->nr_domains * sizeof(*pl->columns));
     }
     pl->o.domains = pl->columns;
-    if ( opts->interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY )
+    pl->cr3_target = -1;
+    if ( opts->nr_cr3s )
     {
         unsigned int i;
 
-        pl->handler = malloc(SHORT_VCPUS * sizeof(*pl->handler));
-        pl->in_exit = calloc(SHORT_VCPUS, sizeof(*pl->in_exit));
-        if ( !pl->handler || !pl->in_exit )
+        pl->cr3_cols = malloc(opts->nr_cr3s * sizeof(*pl->cr3_cols));
+        pl->cr3_col_id = malloc(opts->nr_cr3s * sizeof(*pl->cr3_col_id));
+        if ( !pl->cr3_cols || !pl->cr3_col_id )
         {
             xa_plots_free(pl);
             return XA_E_NOMEM;
         }
-        for ( i = 0; i < SHORT_VCPUS; i++ )
-            pl->handler[i] = SHORT_NO_HANDLER;
+        for ( i = 0; i < opts->nr_cr3s; i++ )
+        {
+            pl->cr3_cols[i] = opts->cr3s[i];
+            pl->cr3_col_id[i] = -1;
+        }
+    }
+    pl->o.cr3s = pl->cr3_cols;
+    if ( opts->interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY ||
+         opts->interval == XA_INTERVAL_CR3_SHORT_SUMMARY )
+    {
+        unsigned int i;
 
         /* Upstream's header comes first. */
-        xa_out_str(out, "time running");
-        for ( i = 0; i < SHORT_NR; i++ )
+        xa_out_str(out, opts->interval == XA_INTERVAL_CR3_SHORT_SUMMARY
+                        ? "time guest" : "time running");
+        for ( i = 0; i < XA_SHORT_NR; i++ )
         {
             xa_out_char(out, ' ');
-            xa_out_str(out, short_names[i]);
+            xa_out_str(out, xa_short_kind_name((enum xa_short_kind)i));
         }
         xa_out_char(out, '\n');
     }
@@ -712,7 +922,10 @@ void xa_plots_free(struct xa_plots *pl)
         return;
     free(pl->columns);
     free(pl->doms);
-    free(pl->handler);
-    free(pl->in_exit);
+    free(pl->cr3_cols);
+    free(pl->cr3_col_id);
+    free(pl->cr3);
+    free(pl->cr3_list);
+    free(pl->cr3_order);
     free(pl);
 }

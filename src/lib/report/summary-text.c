@@ -293,6 +293,77 @@ static void render_eip_list(struct ctx *c, const struct xa_sum_eips *l)
     }
 }
 
+/* Upstream's print_cycle_percent_summary() (share of total). */
+static void cyc_line(struct xa_out *o, const char *what,
+                     const struct xa_sum_cyc *x, uint64_t total, uint64_t hz)
+{
+    if ( !x->count )
+        return;
+    xa_out_printf(o, "%s: %7llu %5.2fs %5.2f%% %6llu\n", what,
+                  (unsigned long long)x->count, (double)x->cycles / (double)hz,
+                  (double)(x->cycles * 100) / (double)total,
+                  (unsigned long long)(x->cycles / x->count));
+}
+
+/* A time since the trace's start, as upstream's "%4u.%09u". */
+static void seen_time(struct xa_out *o, const struct xa_summary *s,
+                      uint64_t tsc)
+{
+    uint64_t ns = tsc > s->first_tsc
+                  ? xa_ticks_to_ns(tsc - s->first_tsc, s->cpu_hz) : 0;
+
+    xa_out_printf(o, "%4llu.%09llu", (unsigned long long)(ns / 1000000000u),
+                  (unsigned long long)(ns % 1000000000u));
+}
+
+/*
+ * Upstream's "cr3 values:" of a domain (--with-cr3-enumeration): each
+ * guest page table by first load, its time loaded, in the guest and in
+ * Xen, its exits by kind, and when it was seen.  (Upstream adds
+ * percentiles of samples; docs/differences-from-upstream.md.)
+ */
+static void render_cr3s(struct ctx *c, const struct xa_sum_domain *d)
+{
+    const struct xa_summary *s = c->s;
+    unsigned int i, k;
+
+    if ( !d->nr_cr3s && !d->cr3_untracked )
+        return;
+    xa_out_str(c->o, "    cr3 values:\n");
+    for ( i = 0; i < d->nr_cr3s; i++ )
+    {
+        const struct xa_sum_cr3 *r = &d->cr3s[i];
+        char what[64];
+
+        if ( r->total.count )
+            xa_out_printf(c->o, "  %8llx (id %u): %7llu %5.2fs %6llu\n",
+                          (unsigned long long)r->gmfn, r->id,
+                          (unsigned long long)r->total.count,
+                          (double)r->total.cycles / (double)s->cpu_hz,
+                          (unsigned long long)(r->total.cycles /
+                                               r->total.count));
+        cyc_line(c->o, "          guest", &r->guest, r->run_time, s->cpu_hz);
+        cyc_line(c->o, "          hv   ", &r->hv, r->run_time, s->cpu_hz);
+        for ( k = 0; k < XA_SHORT_NR; k++ )
+        {
+            snprintf(what, sizeof(what), "           + %s",
+                     xa_short_kind_name((enum xa_short_kind)k));
+            cyc_line(c->o, what, &r->kind[k], r->run_time, s->cpu_hz);
+        }
+        xa_out_str(c->o, "            Seen: ");
+        seen_time(c->o, s, r->first_tsc);
+        xa_out_char(c->o, '-');
+        seen_time(c->o, s, r->last_tsc);
+        xa_out_printf(c->o, " switch %llu flush %llu\n",
+                      (unsigned long long)r->switches,
+                      (unsigned long long)r->flushes);
+    }
+    if ( d->cr3_untracked )
+        xa_out_printf(c->o, "    (%llu loads of values past the memory "
+                      "budget, not tracked)\n",
+                      (unsigned long long)d->cr3_untracked);
+}
+
 static void render_vcpu(struct ctx *c, const struct xa_sum_vcpu *v,
                         unsigned int nr_vcpus)
 {
@@ -621,6 +692,8 @@ static void render(const struct xa_summary *s,
             render_vcpu(&c, &d->vcpus[j], d->nr_vcpus);
         if ( s->eip_list )
             render_eip_list(&c, &d->intr_eips);
+        if ( s->cr3_list )
+            render_cr3s(&c, d);
     }
     render_legend(o);
     if ( s->diag )
