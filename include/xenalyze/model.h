@@ -43,6 +43,12 @@ struct xa_model_opts {
      */
     bool cr3;
     /*
+     * x86 HVM: MMIO exits to upstream's VGA range (0xa0000-0xbfffe) get
+     * no breakdown key, neither their address nor their page (upstream's
+     * --mmio-enumeration-skip-vga=1, its default).
+     */
+    bool mmio_skip_vga;
+    /*
      * Bytes the model's keyed tables may take (0: XA_MODEL_BUDGET, 1 GiB):
      * new breakdown keys, exit codes, wake-to-halt vectors, pCPU stays
      * and counters are charged, each statistic at its most (15.6 KiB);

@@ -53,6 +53,7 @@ struct cli_opts {
     bool show_default_domain;       /* --show-default-domain-summary */
     bool cr3;                       /* guest page tables tracked */
     bool cr3_list;                  /* --with-cr3-enumeration */
+    bool mmio_skip_vga;             /* --mmio-enumeration-skip-vga=1 */
     uint64_t *plot_cr3s;            /* plots.cr3s, owned */
 };
 

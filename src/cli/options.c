@@ -375,6 +375,21 @@ static int h_eip_list(struct cli_opts *o, const struct cli_option *opt,
     return 0;
 }
 
+/*
+ * Upstream skips MMIO to the VGA range in its enumeration unless given 0;
+ * ours lists it unless given 1.
+ */
+static int h_skip_vga(struct cli_opts *o, const struct cli_option *opt,
+                      const char *arg)
+{
+    unsigned int v;
+
+    if ( parse_uint(arg, 1, &v) )
+        return bad_arg(opt, arg, "0 or 1");
+    o->mmio_skip_vga = v;
+    return 0;
+}
+
 static int h_show_default(struct cli_opts *o, const struct cli_option *opt,
                           const char *arg)
 {
@@ -659,6 +674,10 @@ const struct cli_option cli_options[] = {
       "every I/O port's row under I/O exits (as --top=0)", h_enumerate, 0 },
     { "with-mmio-enumeration", 0, NOARG, CLI_G_SUMMARY,
       "every MMIO address's row (as --top=0)", h_enumerate, 0 },
+    { "mmio-enumeration-skip-vga", 0, CLI_ARG_REQ, "0|1", CLI_G_SUMMARY,
+      "1: MMIO exits to the VGA range (0xa0000-0xbfffe) get no\n"
+      "address or page row (upstream's default); 0: they do\n"
+      "(default)", h_skip_vga, 0 },
     { "memory-budget", 0, CLI_ARG_REQ, "MB", CLI_G_SUMMARY,
       "bytes the model's tables may take (default 1024 MiB);\n"
       "past it new keys fold into 'other' (MEMORY_BUDGET)",
@@ -776,13 +795,15 @@ const struct cli_option cli_options[] = {
                 "reads"),
     REFUSED("dump-ipi-latency", "not implemented yet "
             "(docs/differences-from-upstream.md)"),
-    REFUSED("dump-trace-volume-on-lost-record", "not implemented yet; the "
-            "summary's log volume table and --count give the volumes"),
+    REFUSED("dump-trace-volume-on-lost-record", "not implemented yet: "
+            "upstream prints, at each CPU-change record (its lost-record "
+            "part is disabled), the pCPU's previous window: its time, "
+            "bytes per cycle, dom0 runstates and record volume; the "
+            "summary's log volume table and --count give the volumes per "
+            "pCPU"),
     REFUSED("dump-show-power-states", "it draws C-states into upstream's "
             "per-pCPU state column, which this dump has not; -a prints "
             "the pm_idle_entry/pm_idle_exit records (the pCPU's C-state)"),
-    REFUSED_ARG("mmio-enumeration-skip-vga", "0|1", "not implemented yet "
-                "(as --with-mmio-enumeration)"),
     REFUSED("scatterplot-unpin-promote", "not implemented yet"),
 
     /* Other */

@@ -315,6 +315,7 @@ int cli_run(const struct cli_opts *o)
     struct xa_model_opts mopts = {
         .hvm_mode = o->hvm_mode, .eip_list = o->eip_list,
         .eip_vector = o->eip_vector, .cr3 = o->cr3,
+        .mmio_skip_vga = o->mmio_skip_vga,
         .memory_budget = (uint64_t)o->memory_budget_mb << 20,
     };
     struct xa_trace_hints hints = { .hvm_mode = XA_HVM_VMX };

@@ -189,6 +189,31 @@ done
 [ "$(grep -c '^ *npf:0x' "$TMP/plain")" -le 30 ] ||
     fail "--with-mmio-enumeration lists no more addresses than the default"
 
+# --mmio-enumeration-skip-vga=1: MMIO exits to upstream's VGA range
+# [0xa0000, 0xbffff) get no row (upstream's default); 0: they do (ours).
+# Four EPT exits writing 0xa0010, 0xbfffe, 0xbffff, 0xfee00300.
+PYTHONPATH=tests/tools python3 - "$TMP/vga.xentrace" <<'PY' || exit 1
+import sys
+from tracebuild import rec, rs, write
+EXIT, ENTRY, NPF, MMW = 0x00081002, 0x00081001, 0x00082021, 0x00082217
+def mmio(t, gpa):
+    return [rec(EXIT, t, 48, 0x1234), rec(NPF, t + 5, gpa, 0, 0, 0, 0x182, 5),
+            rec(MMW, t + 10, gpa, 0x55), rec(ENTRY, t + 1000)]
+c0 = [rs(1000, 1, 0, 1, 0)]
+c0 += mmio(2000, 0xa0010) + mmio(4000, 0xbfffe) + mmio(6000, 0xbffff)
+c0 += mmio(8000, 0xfee00300) + [rs(9000, 1, 0, 0, 2)]
+write(sys.argv[1], ((0, c0),))
+PY
+for v in 0 1; do
+    "$XA" --cpu-hz=1G --mmio-enumeration-skip-vga=$v "$TMP/vga.xentrace" \
+        2> /dev/null | sed -n 's/^   EPT_VIOLATION \[0x30\] *\([0-9]*\) .*/exits \1/p
+                              s/^      \(mmio:0x[0-9a-f]*\):w .*/\1/p' |
+        tr '\n' ' ' > "$TMP/vga$v"
+done
+[ "$(cat "$TMP/vga0")" = "exits 4 mmio:0x000a0010 mmio:0x000bfffe mmio:0x000bffff mmio:0xfee00300 " ] &&
+[ "$(cat "$TMP/vga1")" = "exits 4 mmio:0x000bffff mmio:0xfee00300 " ] ||
+    fail "--mmio-enumeration-skip-vga: $(cat "$TMP/vga0") / $(cat "$TMP/vga1")"
+
 # --show-default-domain-summary: the default domain is listed, with the
 # eight vCPUs upstream lists under it on the VMX trace
 "$XA" --show-default-domain-summary "$VMX" > "$TMP/out" 2> /dev/null

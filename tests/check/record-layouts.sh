@@ -50,4 +50,19 @@ cat > "$TMP/podwant" <<'OUT'
   reclaimed by order: 4k 1, 1G 2
 OUT
 diff -u "$TMP/podwant" "$TMP/pod" || { echo "FAIL: PoD by order"; exit 1; }
-echo "$n records, one per layout, decode as their Xen version wrote them; PoD by order from both TRC_MEM layouts"
+# The same in the JSON and CSV summaries (docs/summary-json.md, csv.md).
+"$XA" --format=json "$TMP/pod.xentrace" 2> /dev/null | python3 -c '
+import json, sys
+d = [d for d in json.load(sys.stdin)["domains"] if d["id"] == 2][0]["pod"]
+for k in ("populate_by_order", "zero_reclaim_by_order"):
+    print(k, " ".join("%s %d" % (o, d[k][o]) for o in ("4k", "2M", "1G", "other")))
+' > "$TMP/podj"
+"$XA" --format=csv "$TMP/pod.xentrace" 2> /dev/null |
+    awk -F, '$1 == "pod_order" && $2 == 2 { n[$5] = n[$5] " " $7 " " $10 }
+             END { print "populate_by_order" n["populate"]
+                   print "zero_reclaim_by_order" n["zero_reclaim"] }' > "$TMP/podc"
+printf '%s\n' "populate_by_order 4k 1 2M 2 1G 0 other 0" \
+    "zero_reclaim_by_order 4k 1 2M 0 1G 2 other 0" > "$TMP/podwant"
+diff -u "$TMP/podwant" "$TMP/podj" && diff -u "$TMP/podwant" "$TMP/podc" ||
+    { echo "FAIL: PoD by order in JSON or CSV"; exit 1; }
+echo "$n records, one per layout, decode as their Xen version wrote them; PoD by order from both TRC_MEM layouts, in text, JSON and CSV"

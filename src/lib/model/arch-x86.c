@@ -75,6 +75,12 @@ static void hvm_intr(struct xa_model *m, struct vcpu *v,
         eip_tab_add(m, &v->intr_eips, v->exit_rip & EIP_MASK, rec);
 }
 
+/* Upstream's VGA range, which its MMIO enumeration skips by default. */
+static inline bool in_vga(uint64_t gpa)
+{
+    return gpa >= 0xa0000 && gpa < 0xbffff;
+}
+
 static void hvm_handler(struct xa_model *m, struct vcpu *v,
                         const struct xa_record *rec)
 {
@@ -102,6 +108,11 @@ static void hvm_handler(struct xa_model *m, struct vcpu *v,
 
         if ( is64 && rec->nr_extra >= 2 )
             gpa |= (uint64_t)w[1] << 32;
+        if ( m->opts.mmio_skip_vga && in_vga(gpa) )
+        {
+            v->sub_kind = XA_SUB_NONE;      /* not even its NPF page */
+            break;
+        }
         model_exit_sub(v, low == H_IOMEM_READ ? XA_SUB_MMIO_R
                                               : XA_SUB_MMIO_W, gpa, true);
         break;
@@ -129,7 +140,8 @@ static void hvm_handler(struct xa_model *m, struct vcpu *v,
         model_exit_sub(v, XA_SUB_HYPERCALL, w[0], false);
         break;
     case H_NPF:
-        if ( rec->nr_extra >= 2 )
+        if ( rec->nr_extra >= 2 && !(m->opts.mmio_skip_vga && w[1] == 0 &&
+                                     in_vga(w[0])) )
             model_exit_sub(v, XA_SUB_NPF,
                            (w[0] | ((uint64_t)w[1] << 32)) & ~0xfffull,
                            false);

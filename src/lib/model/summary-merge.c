@@ -153,6 +153,16 @@ static uint64_t u64_of(const struct xa_json_value *obj, const char *k)
     return v;
 }
 
+/* PoD operations by page order ("4k", "2M", "1G", "other"); absent: 0. */
+static void add_orders(uint64_t n[4], const struct xa_json_value *obj)
+{
+    static const char *const orders[4] = { "4k", "2M", "1G", "other" };
+    unsigned int i;
+
+    for ( i = 0; obj && i < 4; i++ )
+        n[i] += u64_of(obj, orders[i]);
+}
+
 static const char *str_of(const struct xa_json_value *obj, const char *k)
 {
     const struct xa_json_value *x = obj ? xa_json_get(obj, k) : NULL;
@@ -523,6 +533,8 @@ static int add_domain(struct in_ctx *c, const struct xa_json_value *x)
     d->pod_populate += u64_of(p, "populate");
     d->pod_reclaim += u64_of(p, "zero_reclaim");
     d->pod_splinter += u64_of(p, "superpage_splinter");
+    add_orders(d->pod_populate_order, xa_json_get(p, "populate_by_order"));
+    add_orders(d->pod_reclaim_order, xa_json_get(p, "zero_reclaim_by_order"));
     for ( j = 0; vs && j < xa_json_len(vs); j++ )
         if ( (rc = add_vcpu(c, d, xa_json_at(vs, j))) )
             return rc;

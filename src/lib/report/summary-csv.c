@@ -5,6 +5,7 @@
  * Columns that do not apply to a table are empty.  Cycles are integers;
  * seconds and percentages are derived from them as in the text report.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <xenalyze/clock.h>
@@ -119,6 +120,46 @@ static void value_u(struct xa_out *o, const char *name, uint64_t v)
         buf[--i] = (char)('0' + v % 10);
     while ( (v /= 10) && i );
     value_row(o, name, &buf[i]);
+}
+
+/* PoD operations by page order: name the operation, key the order. */
+static void pod_orders(struct xa_out *o, long dom, const char *name,
+                       const uint64_t n[4])
+{
+    static const char *const orders[4] = { "4k", "2M", "1G", "other" };
+    struct row r = { "pod_order", dom, -1, -1, name, -1, NULL, NULL, NULL };
+    unsigned int i;
+
+    for ( i = 0; i < 4; i++ )
+    {
+        r.key = orders[i];
+        count_row(o, &r, n[i]);
+    }
+}
+
+/*
+ * An interrupt eip list (--with-interrupt-eip-enumeration): code the
+ * vector, key each address, then "other" beyond the model's bound.
+ */
+static void eip_rows(struct xa_out *o, const struct xa_summary *s, long dom,
+                     long vcpu, const struct xa_sum_eips *l)
+{
+    struct row r = { "interrupt_eip", dom, vcpu, -1, NULL, s->eip_vector,
+                     NULL, NULL, NULL };
+    char buf[24];
+    unsigned int i;
+
+    for ( i = 0; i < l->nr; i++ )
+    {
+        snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)l->e[i].eip);
+        r.key = buf;
+        count_row(o, &r, l->e[i].count);
+    }
+    if ( l->other )
+    {
+        r.key = "other";
+        count_row(o, &r, l->other);
+    }
 }
 
 static void counts(struct xa_out *o, const char *table, long dom, long vcpu,
@@ -297,10 +338,18 @@ static void render(const struct xa_summary *s,
         count_row(o, &r, d->pod_reclaim);
         r.name = "superpage_splinter";
         count_row(o, &r, d->pod_splinter);
+        pod_orders(o, d->id, "populate", d->pod_populate_order);
+        pod_orders(o, d->id, "zero_reclaim", d->pod_reclaim_order);
+        if ( s->eip_list )
+            eip_rows(o, s, d->id, -2, &d->intr_eips);
         if ( d->all )
             vcpu_rows(o, s, d->id, d->all);
         for ( j = 0; j < d->nr_vcpus; j++ )
+        {
             vcpu_rows(o, s, d->id, &d->vcpus[j]);
+            if ( s->eip_list )
+                eip_rows(o, s, d->id, d->vcpus[j].id, &d->vcpus[j].intr_eips);
+        }
     }
 }
 

@@ -160,7 +160,44 @@ static void sub_obj(struct xa_out *o, const struct xa_sum_sub *sub)
     xa_out_char(o, '}');
 }
 
-static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
+/* Page orders of PoD operations (upstream's p2m_canonical_order()). */
+static void pod_orders(struct xa_out *o, const char *k, const uint64_t n[4])
+{
+    xa_out_char(o, ',');
+    key(o, k);
+    xa_out_char(o, '{');
+    kv_u(o, "4k", n[0], true);
+    kv_u(o, "2M", n[1], true);
+    kv_u(o, "1G", n[2], true);
+    kv_u(o, "other", n[3], false);
+    xa_out_char(o, '}');
+}
+
+/* An interrupt eip list (--with-interrupt-eip-enumeration). */
+static void eips(struct xa_out *o, const struct xa_summary *s,
+                 const struct xa_sum_eips *l)
+{
+    unsigned int i;
+
+    xa_out_str(o, ",\"interrupt_eips\":{");
+    kv_u(o, "vector", s->eip_vector, true);
+    kv_u(o, "total", l->total, true);
+    kv_u(o, "other", l->other, true);
+    key(o, "eips");
+    xa_out_char(o, '[');
+    for ( i = 0; i < l->nr; i++ )
+    {
+        xa_out_str(o, i ? ",{\"eip\":\"0x" : "{\"eip\":\"0x");
+        xa_out_hex(o, l->e[i].eip);
+        xa_out_str(o, "\",");
+        kv_u(o, "count", l->e[i].count, false);
+        xa_out_char(o, '}');
+    }
+    xa_out_str(o, "]}");
+}
+
+static void vcpu(struct xa_out *o, const struct xa_summary *s,
+                 const struct xa_sum_vcpu *v)
 {
     unsigned int i, j;
 
@@ -234,6 +271,8 @@ static void vcpu(struct xa_out *o, const struct xa_sum_vcpu *v)
         }
         xa_out_str(o, "]}");
     }
+    if ( s->eip_list && v->id != XA_SUM_ALL_VCPUS )
+        eips(o, s, &v->intr_eips);
     xa_out_char(o, '}');
 }
 
@@ -437,11 +476,16 @@ static void render(const struct xa_summary *s,
         kv_u(o, "populate", d->pod_populate, true);
         kv_u(o, "zero_reclaim", d->pod_reclaim, true);
         kv_u(o, "superpage_splinter", d->pod_splinter, false);
-        xa_out_str(o, "},");
+        pod_orders(o, "populate_by_order", d->pod_populate_order);
+        pod_orders(o, "zero_reclaim_by_order", d->pod_reclaim_order);
+        xa_out_char(o, '}');
+        if ( s->eip_list )
+            eips(o, s, &d->intr_eips);
+        xa_out_char(o, ',');
         if ( d->all )
         {
             key(o, "all_vcpus");
-            vcpu(o, d->all);
+            vcpu(o, s, d->all);
             xa_out_char(o, ',');
         }
         xa_out_str(o, "\"vcpus\":[");
@@ -449,7 +493,7 @@ static void render(const struct xa_summary *s,
         {
             if ( j )
                 xa_out_str(o, ",\n");
-            vcpu(o, &d->vcpus[j]);
+            vcpu(o, s, &d->vcpus[j]);
         }
         xa_out_str(o, "]}");
     }
@@ -457,7 +501,7 @@ static void render(const struct xa_summary *s,
     if ( s->guests )
     {
         xa_out_str(o, ",\n\"guests\":");
-        vcpu(o, s->guests);
+        vcpu(o, s, s->guests);
     }
     xa_out_str(o, "}\n");
 }
