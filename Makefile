@@ -156,6 +156,11 @@ hostile: all
 	  --long $(HOSTILE_TRACES)
 	XA=build-san/xenalyze nice -n 10 python3 tests/hostile/run-corpus.py \
 	  $(HOSTILE_TRACES)
+	$(MAKE) hostile-scale
+
+# Each scale attack at three sizes: input size, wall time and peak RSS
+# from the file and through a pipe (the table in README.md).
+hostile-scale: all
 	XA=$(BUILD)/xenalyze python3 tests/hostile/scale.py
 
 # The embedded default: a real Arm trace (Xen 4.20.4 + xen-patches/4.20, QEMU virt).
@@ -219,7 +224,7 @@ hdrcheck:
 clean:
 	rm -rf build build-san build-fuzz build-clang build-clang-san
 
-.PHONY: all check fuzz fuzz-long hostile demo demo-synth bench install clean hdrcheck lab-x86 lab-arm64 \
+.PHONY: all check fuzz fuzz-long hostile hostile-scale demo demo-synth bench install clean hdrcheck lab-x86 lab-arm64 \
 	xen-patches-check xen-patches-upstream-check
 .SECONDARY:
 

@@ -66,6 +66,26 @@ XA_API void xa_stat_bucket_range(unsigned int k, uint64_t *lo,
  */
 XA_API int xa_stat_bucket_add(struct xa_stat *s, unsigned int k, uint64_t n);
 
+/*
+ * Bounded memory: what one histogram group costs (its 64 counters and the
+ * allocator's word).  The _within variants charge each new group to *mem
+ * while *mem stays within limit; a sample (or a merged bucket) whose
+ * group does not fit goes to the nearest group the statistic has (its
+ * percentiles coarser; count, cycles and extremes exact), and a statistic
+ * without any group takes its first one uncharged (its owner charges it
+ * with the statistic: XA_STAT_COST).  They return a mask of
+ * XA_STAT_FOLDED (a group did not fit) and XA_STAT_SATURATED (the cycle
+ * sum reached UINT64_MAX at this call), or XA_E_NOMEM.
+ */
+#define XA_STAT_GROUP_BYTES (XA_STAT_SUB * sizeof(uint32_t) + 16)
+#define XA_STAT_COST (sizeof(struct xa_stat) + XA_STAT_GROUP_BYTES)
+#define XA_STAT_FOLDED 1
+#define XA_STAT_SATURATED 2
+XA_API int xa_stat_add_within(struct xa_stat *s, uint64_t cycles,
+                              uint64_t *mem, uint64_t limit);
+XA_API int xa_stat_merge_within(struct xa_stat *dst, const struct xa_stat *src,
+                                uint64_t *mem, uint64_t limit);
+
 /* Mean, rounded down; 0 when empty. */
 static inline uint64_t xa_stat_mean(const struct xa_stat *s)
 {

@@ -219,6 +219,8 @@ XA_API int xa_sum_sort_parse(const char *s, enum xa_sum_sort *out);
 
 struct xa_sum_domain {
     unsigned int id;
+    unsigned int incarnation;       /* 0; n: the id's (n+1)th domain, as
+                                       when it was reused (DOMAIN_REUSED) */
     const char *host;               /* merged by host: its host; else NULL */
     const char *kind;               /* "idle", "default", "dom0", "hvm",
                                        "pv", "arm", "guest" */
@@ -324,6 +326,13 @@ struct xa_summary {
     /* Statistics the summary made (aggregates, folds): owned. */
     struct xa_stat **owned;
     unsigned int nr_owned, cap_owned;
+    /*
+     * The model's memory budget, which the aggregates' histogram groups
+     * are charged to (NULL: none), and how many merges did not fit there
+     * or saturated a cycle sum (the model counts them as anomalies).
+     */
+    uint64_t *mem, mem_budget;
+    uint64_t mem_folded, saturated;
 };
 
 #ifdef __cplusplus

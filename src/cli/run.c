@@ -602,8 +602,12 @@ int cli_run(const struct cli_opts *o)
         struct xa_report_opts ropts = { .report_pcpu = o->report_pcpu,
                                         .eip_histogram = o->eip_histogram,
                                         .symbols = symbols };
-        const struct xa_summary *sum = xa_model_summary(model, &info);
+        const struct xa_summary *sum;
 
+        /* What the summary's aggregates add (MEMORY_BUDGET, SUM_SATURATED). */
+        xa_diag_init(&mdiag);
+        sum = xa_model_summary(model, &info);
+        xa_diag_merge(&diag, &mdiag);
         if ( !sum )
         {
             fprintf(stderr, "xenalyze: %s\n", xa_strerror(XA_E_NOMEM));

@@ -5,13 +5,20 @@
 Before, wake-to-halt tables cost about 510 KB per HVM vCPU: 1,024 vCPUs
 each injected all 256 vectors (3.1 MB of input) took 518 MB, 2,048 took
 1 GB; 256 distinct I/O ports on each of 512 vCPUs (6 MB) took 138 MB.
-Now new keys (breakdown keys, exit codes, wake-to-halt vectors, pCPU
-stays, counters) are charged to a budget, each statistic at its most
-(15.6 KiB), 1 GiB by default (--memory-budget=MB): past it they fold into
-their table's "other" row, or their wake-to-halt times are not kept, each
-counted as MEMORY_BUDGET.  Counts stay whole: every injection and every
-exit is still counted.  Checks: the peak RSS under each budget, the
-anomaly, and the counts."""
+Then new keys were charged to a budget at their most (15.6 KiB a
+statistic), but domains, vCPUs and pCPUs only by number: 65,536 CPUs
+with one record each (1.8 MB) took 335 MB, one vCPU visiting 65,536
+pCPUs (2.8 MB) 410 MB, whatever the budget.  Now everything the model
+makes is charged to the budget as it is made (domains, vCPUs, pCPUs,
+keys, and the first histogram group of each statistic), the further
+histogram groups as they come, and each thing's share of the summary's
+aggregates; 1 GiB by default (--memory-budget=MB).  Past it new keys
+fold into their table's "other" row, wake-to-halt times are not kept, a
+sample whose histogram group does not fit goes to the nearest one, new
+vCPUs and pCPUs are not modelled: each counted as MEMORY_BUDGET.  Counts
+stay whole where a table holds them: every injection and every exit is
+still counted.  Checks: the peak RSS under each budget, the anomaly, and
+the counts."""
 import os
 import sys
 import tempfile
@@ -45,7 +52,8 @@ def dom(j, d):
 
 
 # 1,024 vCPUs x 256 vectors: 518 MB before.
-for args, mb in (([], 150), (['--memory-budget=64'], 100)):
+for args, mb in ((['--memory-budget=128'], 170),
+                 (['--memory-budget=64'], 100)):
     j = run('w2h-vcpus', 1024, args, mb)
     counts = [sum(g['count'] for g in v.get('guest_interrupts', []))
               for v in dom(j, 1)['vcpus']]
@@ -57,6 +65,15 @@ j = run('io-ports', 512, ['--memory-budget=16'], 60)
 n = [sum(e['count'] for e in v['exits']) for v in dom(j, 1)['vcpus']]
 c.ok(len(n) == 512 and set(n) == {256}, 'io-ports: exits per vCPU %s' %
      sorted(set(n))[:4])
+
+# 65,536 CPUs with one record each (335 MB before), one vCPU on 65,536
+# pCPUs (410 MB before), under 16 MiB: the pCPUs past it not modelled.
+for name in ('many-cpus', 'vcpu-pcpus'):
+    j = run(name, 65536, ['--memory-budget=16'], 48)
+    n = len(j['pcpus'])
+    c.ok(500 < n < 65536, '%s: %d pCPUs modelled' % (name, n))
+    c.ok(j['trace']['records'] >= 65536, '%s: records %d' %
+         (name, j['trace']['records']))
 
 os.rmdir(tmp)
 c.done()

@@ -4,14 +4,18 @@
 
 - d1v0 writes PV hypercalls, then (its domain id reused) VMX exits, then
   Arm exits, and 5 HVM exits come while the idle vCPU runs on CPU 1:
-  before, all dropped with "Anomalies: none", passing --strict.  Now 9
-  VCPU_TYPE_CHANGE (3 VMX exits, 3 Arm exits, 3 Arm entries) and 5
-  GUEST_ON_IDLE, --strict exits 2; a vCPU that has counted nothing of its
-  kind takes the new kind (d2v0: an Arm entry, then 4 VMX exits: counted,
-  with one VCPU_TYPE_CHANGE).
+  before, all dropped with "Anomalies: none", passing --strict; then
+  counted as 9 VCPU_TYPE_CHANGE but still dropped.  Now each change of
+  kind starts a new incarnation of d1 (DOMAIN_REUSED, 2): the summary has
+  d1 three times, the PV one with its 3 hypercalls, the second (HVM) with
+  3 HLT exits, the third (Arm) with 3 WFx exits; and 5 GUEST_ON_IDLE,
+  --strict exits 2.  A vCPU that has counted nothing of its kind takes
+  the new kind (d2v0: an Arm entry, then 4 VMX exits: counted, with one
+  VCPU_TYPE_CHANGE).
 - Two vCPUs of d1 each in an exit of 2^63 cycles: the domain's
-  aggregate exit time was 300 cycles (the 64-bit sum wrapped); now it
-  saturates at 2^64 - 1.
+  aggregate exit time was 300 cycles (the 64-bit sum wrapped); then it
+  saturated at 2^64 - 1 with no anomaly; now each sum that saturates is
+  a SUM_SATURATED anomaly.
 File and pipe agree."""
 import os
 import sys
@@ -38,8 +42,18 @@ f = xarun.run(['--format=json'], p)
 s = xarun.run(['--format=json'], p, pipe=True)
 c.ok(f.out == s.out, 'domid-reuse: file and pipe differ')
 j = f.json()
-c.ok(j['anomalies'] == {'VCPU_TYPE_CHANGE': 9, 'GUEST_ON_IDLE': 5},
+c.ok(j['anomalies'] == {'DOMAIN_REUSED': 2, 'GUEST_ON_IDLE': 5},
      'domid-reuse: anomalies %s' % j['anomalies'])
+d1 = [d for d in j['domains'] if d['id'] == 1]
+got = [(d.get('incarnation', 1), d['kind'],
+        sum(h['count'] for v in d['vcpus'] for h in v.get('hypercalls', [])),
+        [(e['code'], e['count']) for v in d['vcpus']
+         for e in v.get('exits', [])]) for d in d1]
+c.ok(got == [(1, 'pv', 3, []), (2, 'hvm', 0, [(12, 3)]),
+             (3, 'arm', 0, [(1, 3)])], 'domid-reuse: incarnations %s' % got)
+t = xarun.run([], p).out.decode()
+c.ok('Domain 1 (hvm, incarnation 2: its id reused)' in t and
+     ' d1#3v0 ' in t, 'domid-reuse: the text names the incarnations')
 r = xarun.run(['--strict'], p)
 c.ok(r.rc == 2, 'domid-reuse --strict: status %d' % r.rc)
 
@@ -74,6 +88,12 @@ c.ok(agg.get('count') == 8 and agg.get('cycles') == 2 ** 64 - 1,
      'sum: aggregate %s' % {k: agg.get(k) for k in ('count', 'cycles')})
 per = [v['exits'][0]['cycles'] for v in d1['vcpus']]
 c.ok(per == [T + 150] * 2, 'sum: per vCPU %s' % per)
+# Saturated: the aggregate's HLT exits and its running time.
+run = d1['all_vcpus']['runstates']['running']
+c.ok(run['cycles'] == 2 ** 64 - 1 and run['count'] == 2,
+     'sum: aggregate running %s' % run)
+c.ok(j['anomalies'] == {'SUM_SATURATED': 2}, 'sum: anomalies %s' %
+     j['anomalies'])
 
 for n in os.listdir(tmp):
     os.unlink(os.path.join(tmp, n))

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """The scale-attack table: each attack of hostile.py at three sizes, with
-the input's size, the run's wall time and peak RSS (from the file, whose
-mapped pages count in the RSS; $XA).  Prints a Markdown table.
+the input's size, and the run's wall time and peak RSS from the file
+(whose mapped pages count in the RSS) and through a pipe ($XA; peak RSS
+from /usr/bin/time).  Prints a Markdown table (make hostile-scale).
 
-  scale.py [--quick]
+  scale.py [--quick] [ATTACK...]
 
---quick: the smallest two sizes only."""
+--quick: the smallest two sizes only; ATTACK: only these."""
 import os
 import sys
 import tempfile
@@ -28,8 +29,11 @@ TABLE = [
     ('interval-gap', (5, 50, 500), ['--interval=1',
                                     '--interval-domain-total-time-all']),
     ('lost-plot', (500, 1000, 2000), ['--scatterplot-runstate']),
-    ('garbage-after', (16 << 20, 64 << 20, 256 << 20), ['--count']),
-    ('silent-cpu', (256 << 10, 1 << 20, 4 << 20), ['--count']),
+    # Item 6, standard input: 1 GiB of garbage after a window, 16 M
+    # one-record windows behind a silent CPU, headers just under 256 MiB.
+    ('garbage-after', (256 << 20, 512 << 20, 1 << 30), ['--count']),
+    ('silent-cpu', (4 << 20, 8 << 20, 16 << 20), ['--count']),
+    ('big-headers', (100, 200, 400), ['--count']),
 ]
 
 
@@ -42,19 +46,25 @@ def human(n):
 
 def main(argv):
     quick = '--quick' in argv
+    only = [a for a in argv if not a.startswith('--')]
     tmp = tempfile.mkdtemp()
-    print('| attack | N | input | time (s) | peak RSS |')
-    print('| --- | ---: | ---: | ---: | ---: |')
+    print('| attack | N | input | file: time (s) | file: peak RSS '
+          '| pipe: time (s) | pipe: peak RSS |')
+    print('| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
     for name, sizes, args in TABLE:
+        if only and name not in only:
+            continue
         for n in sizes[:2] if quick else sizes:
             p = os.path.join(tmp, name)
             H.write_attack(name, n, p)
             size = os.path.getsize(p)
-            secs, rss_kb, rc = xarun.measure(args, p)
+            row = ['| %s | %d | %s' % (name, n, human(size))]
+            for pipe in (False, True):
+                secs, rss_kb, rc = xarun.measure(args, p, pipe=pipe)
+                st = '' if rc in (0, 2) else ' (status %d)' % rc
+                row.append('%.2f%s | %s' % (secs, st, human(rss_kb * 1024)))
             os.unlink(p)
-            st = '' if rc in (0, 2) else ' (status %d)' % rc
-            print('| %s | %d | %s | %.2f%s | %s |' %
-                  (name, n, human(size), secs, st, human(rss_kb * 1024)))
+            print(' | '.join(row) + ' |')
             sys.stdout.flush()
     os.rmdir(tmp)
 

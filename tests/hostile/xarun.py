@@ -91,23 +91,32 @@ def run(args, trace=None, pipe=False, timeout=60, feed=None, xa=None,
                secs)
 
 
-def measure(args, path, timeout=600):
-    """Wall seconds, peak RSS (KB) and status of one run from the file.
-    Through /usr/bin/time when there is one: a child forked from this
-    Python process counts its pages in its peak (ru_maxrss keeps the
-    high-water mark from before exec)."""
+def measure(args, path, timeout=600, pipe=False):
+    """Wall seconds, peak RSS (KB) and status of one run from the file,
+    or (pipe) with the file on standard input through a pipe.  Through
+    /usr/bin/time when there is one: a child forked from this Python
+    process counts its pages in its peak (ru_maxrss keeps the high-water
+    mark from before exec)."""
     if not os.path.exists('/usr/bin/time'):
-        r = run(args, path, timeout=timeout, keep_out=False)
+        r = run(args, path, pipe=pipe, timeout=timeout, keep_out=False)
         return r.secs, r.rss_kb, r.rc
     with tempfile.TemporaryFile() as err:
         t0 = time.monotonic()
+        cmd = ['/usr/bin/time', '-f', '@@ %M', XA] + list(args) + \
+            ['-' if pipe else path]
+        cat = subprocess.Popen(['cat', path], stdout=subprocess.PIPE) \
+            if pipe else None
         try:
-            rc = subprocess.call(['/usr/bin/time', '-f', '@@ %M', XA] +
-                                 list(args) + [path],
+            rc = subprocess.call(cmd, stdin=cat.stdout if cat else
+                                 subprocess.DEVNULL,
                                  stdout=subprocess.DEVNULL, stderr=err,
                                  timeout=timeout)
         except subprocess.TimeoutExpired:
             rc = 124
+        if cat:
+            cat.stdout.close()
+            cat.kill()
+            cat.wait()
         secs = time.monotonic() - t0
         err.seek(0)
         lines = [l for l in err.read().decode(errors='replace')

@@ -112,6 +112,71 @@ static double check_dist(const char *what, uint64_t *v, unsigned int n)
     return worst;
 }
 
+/*
+ * Within a budget: new groups are charged until it is spent, then samples
+ * go to the nearest group the statistic has (count, cycles and extremes
+ * exact, every sample in some bucket); a sum that reaches 2^64 - 1 says
+ * so once.
+ */
+static void check_within(void)
+{
+    struct xa_stat s, a, b;
+    uint64_t mem = 0, budget = 2 * XA_STAT_GROUP_BYTES, k_total = 0, n;
+    unsigned int k = 0;
+    int rc;
+
+    xa_stat_init(&s);
+    TAP_EQ(xa_stat_add_within(&s, 100, &mem, budget), XA_OK,
+           "within: first group fits");
+    TAP_EQ(mem, XA_STAT_GROUP_BYTES, "within: one group charged");
+    TAP_EQ(xa_stat_add_within(&s, 1u << 20, &mem, budget), XA_OK,
+           "within: second group fits");
+    TAP_EQ(xa_stat_add_within(&s, 1u << 30, &mem, budget), XA_STAT_FOLDED,
+           "within: third group folded");
+    TAP_EQ(mem, 2 * XA_STAT_GROUP_BYTES, "within: nothing more charged");
+    TAP_EQ(xa_stat_add_within(&s, 5, &mem, budget), XA_STAT_FOLDED,
+           "within: a lower group folded too");
+    TAP_EQ(s.count, 4, "within: count exact");
+    TAP_EQ(s.cycles, 100 + (1u << 20) + (1u << 30) + 5, "within: sum exact");
+    TAP_EQ(s.min, 5, "within: min exact");
+    TAP_EQ(s.max, 1u << 30, "within: max exact");
+    while ( xa_stat_bucket_next(&s, &k, &n) == XA_OK )
+    {
+        k_total += n;
+        k++;
+    }
+    TAP_EQ(k_total, 4, "within: every sample in a bucket");
+    /* 2^30 went to the top bucket of 2^20's group, [2^21 - 2^14, 2^21). */
+    TAP_EQ(xa_stat_pct(&s, 100), (1u << 21) - (1u << 13),
+           "within: a folded sample in the nearest group's edge bucket");
+    /* A statistic without groups takes its first one, uncharged. */
+    xa_stat_init(&a);
+    TAP_EQ(xa_stat_add_within(&a, 7, &mem, budget), XA_OK,
+           "within: an empty statistic takes its first group");
+    TAP_EQ(mem, 2 * XA_STAT_GROUP_BYTES, "within: first group uncharged");
+    /* Saturation, once. */
+    xa_stat_init(&b);
+    TAP_EQ(xa_stat_add_within(&b, UINT64_MAX - 1, &mem, UINT64_MAX), XA_OK,
+           "within: no saturation yet");
+    TAP_EQ(xa_stat_add_within(&b, 2, &mem, UINT64_MAX), XA_STAT_SATURATED,
+           "within: the sum saturates");
+    TAP_EQ(b.cycles, UINT64_MAX, "within: saturated at 2^64 - 1");
+    TAP_EQ(xa_stat_add_within(&b, 2, &mem, UINT64_MAX), XA_OK,
+           "within: said once");
+    /* Merging into a full budget folds src's groups into dst's. */
+    mem = budget;
+    rc = xa_stat_merge_within(&a, &s, &mem, budget);
+    TAP_EQ(rc, XA_STAT_FOLDED, "merge within: folded");
+    TAP_EQ(a.count, 5, "merge within: count");
+    TAP_EQ(a.cycles, s.cycles + 7, "merge within: sum");
+    for ( k = 0, k_total = 0; xa_stat_bucket_next(&a, &k, &n) == XA_OK; k++ )
+        k_total += n;
+    TAP_EQ(k_total, 5, "merge within: every sample in a bucket");
+    xa_stat_dispose(&s);
+    xa_stat_dispose(&a);
+    xa_stat_dispose(&b);
+}
+
 int main(void)
 {
     enum { N = 200000 };
@@ -139,6 +204,7 @@ int main(void)
     TAP_EQ(xa_stat_pct(&e, 50), 0, "empty: p50 is 0");
     TAP_EQ(xa_stat_mean(&e), 0, "empty: mean is 0");
     xa_stat_dispose(&e);
+    check_within();
     free(v);
     return tap_done();
 }

@@ -40,6 +40,11 @@ void eip_tab_add(struct xa_model *m, struct eip_tab **tp, uint64_t eip,
             model_diag(m, XA_DIAG_LIMIT_EIPS, rec->offset, rec->cpu);
         return;
     }
+    if ( !model_charge(m, EIP_COST, rec->cpu) )
+    {
+        t->other++;
+        return;
+    }
     if ( t->nr == t->cap )
     {
         unsigned int cap = t->cap ? t->cap * 2 : 64;

@@ -9,6 +9,14 @@
 #include "model-private.h"
 #include "stats/stats-private.h"
 
+/* A vCPU's table of vectors (8 KiB), charged; NULL past the budget. */
+static struct w2h *w2h_new(struct xa_model *m, struct vcpu *v)
+{
+    if ( !model_charge_struct(m, W2H_COST, v->p ? v->p->id : 0) )
+        return NULL;
+    return v->w2h = calloc(1, sizeof(*v->w2h));
+}
+
 void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
                  const struct xa_record *rec)
 {
@@ -22,8 +30,7 @@ void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
         model_diag(m, XA_DIAG_GIRQ_RANGE, rec->offset, rec->cpu);
         return;
     }
-    /* The counts (8 KiB a vCPU) are bounded by number; times, budgeted. */
-    if ( !w && !(w = v->w2h = calloc(1, sizeof(*w))) )
+    if ( !w && !(w = w2h_new(m, v)) )
         return;
     g = &w->vec[vec];
     if ( win_in(m, rec->tsc) )
@@ -86,11 +93,11 @@ static void w2h_halt(struct xa_model *m, const struct vcpu *v,
             if ( g->is_wake )
             {
                 if ( w->interrupts == 1 )
-                    stat_add(&g->times[W2H_WAKE_ALONE], t);
-                stat_add(&g->times[W2H_WAKE_ANY], t);
+                    model_stat_add(m, &g->times[W2H_WAKE_ALONE], t, 0);
+                model_stat_add(m, &g->times[W2H_WAKE_ANY], t, 0);
             }
             else
-                stat_add(&g->times[W2H_INTR], t);
+                model_stat_add(m, &g->times[W2H_INTR], t, 0);
         }
         g->start_tsc = 0;
         g->is_wake = false;
@@ -114,7 +121,7 @@ void girq_runstate(struct xa_model *m, struct vcpu *v, int old_rs,
     if ( !w )
     {
         /* Remember a wake even before the first injection. */
-        if ( wake && (w = v->w2h = calloc(1, sizeof(*w))) )
+        if ( wake && (w = w2h_new(m, v)) )
             w->waking = true;
         return;
     }

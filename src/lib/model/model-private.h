@@ -229,6 +229,8 @@ struct domain {
     uint64_t pod_populate, pod_reclaim, pod_splinter;
     uint64_t pod_populate_order[4], pod_reclaim_order[4];   /* 4k 2M 1G ? */
     struct cr3_tab cr3;
+    unsigned int incarnation;       /* 0, or 1 + its predecessor's */
+    bool retired;                   /* its id reused: in xa_model.retired */
     struct domain *hnext;
 };
 
@@ -274,11 +276,18 @@ struct xa_model {
     struct pcpu **pcpus;
     unsigned int nr_pcpus;          /* length of pcpus */
     struct domain *dom_hash[DOM_HASH];
-    unsigned int nr_domains;
+    struct domain *retired;         /* ended by a reuse of their id */
+    unsigned int nr_domains;        /* with the retired ones */
     unsigned int nr_vcpus_all;      /* vCPUs in all domains */
     unsigned int lost_cpus;
     unsigned int cr3_ids;           /* guest page tables seen (cr3.c) */
-    uint64_t mem, mem_budget;       /* bytes charged (model_charge()) */
+    /*
+     * Bytes charged: mem, of mem_budget; keys and histogram groups only
+     * while mem stays within key_budget (half of it), so that domains,
+     * vCPUs and pCPUs (model_charge_struct()) keep room.
+     */
+    uint64_t mem, mem_budget, key_budget;
+    uint64_t mem_model;             /* mem before the summary's aggregates */
     /*
      * vCPUs a lost-records record may put in the lost state (neither
      * running, nor lost already, nor never seen): listed when they enter
@@ -344,21 +353,14 @@ static inline void model_diag(struct xa_model *m, enum xa_diag_kind kind,
 }
 
 /*
- * What a statistic may take at most: its fixed part and every histogram
- * group (59 groups of 64 counters): the budget is charged that much for
- * each, so that what it bounds holds whatever the values.
- */
-#define STAT_COST (sizeof(struct xa_stat) + \
-                   XA_STAT_GROUPS * XA_STAT_SUB * sizeof(uint32_t))
-
-/*
- * Charges n bytes to the model's budget; false, with MEMORY_BUDGET
+ * Charges n bytes to the model's budget, for a key (model_charge()) or a
+ * domain, vCPU or pCPU (model_charge_struct()); false, with MEMORY_BUDGET
  * counted, when they do not fit.
  */
-static inline bool model_charge(struct xa_model *m, uint64_t n,
-                                unsigned int cpu)
+static inline bool model_charge_within(struct xa_model *m, uint64_t n,
+                                       uint64_t limit, unsigned int cpu)
 {
-    if ( m->mem + n > m->mem_budget )
+    if ( m->mem + n > limit )
     {
         model_diag(m, XA_DIAG_MEMORY_BUDGET, UINT64_MAX, cpu);
         return false;
@@ -366,6 +368,75 @@ static inline bool model_charge(struct xa_model *m, uint64_t n,
     m->mem += n;
     return true;
 }
+
+static inline bool model_charge(struct xa_model *m, uint64_t n,
+                                unsigned int cpu)
+{
+    return model_charge_within(m, n, m->key_budget, cpu);
+}
+
+static inline bool model_charge_struct(struct xa_model *m, uint64_t n,
+                                       unsigned int cpu)
+{
+    return model_charge_within(m, n, m->mem_budget, cpu);
+}
+
+/* What xa_stat_add_within() said beyond XA_OK: counted (model.c). */
+void model_stat_said(struct xa_model *m, int rc, unsigned int cpu);
+
+/*
+ * Adds a sample, the histogram's new groups charged to the budget (past
+ * it, the sample goes to the statistic's nearest group: MEMORY_BUDGET),
+ * a cycle sum that saturates counted (SUM_SATURATED).
+ */
+static inline void model_stat_add(struct xa_model *m, struct xa_stat *st,
+                                  uint64_t c, unsigned int cpu)
+{
+    int rc = xa_stat_add_within(st, c, &m->mem, m->key_budget);
+
+    if ( __builtin_expect(rc != XA_OK, 0) )
+        model_stat_said(m, rc, cpu);
+}
+
+/*
+ * What each thing the model tracks costs the budget, charged when it is
+ * made: its structure, the first histogram group of each statistic in
+ * it (XA_STAT_GROUP_BYTES; further groups are charged as they come), and
+ * what the summary will make of it (summary.c, summary-shape.c): its row,
+ * and its share of the two aggregates, a domain's all-vCPU row and the
+ * guests' row (AGG_LEVELS), each with its statistics' first groups and
+ * the label of a key (KEY_COST).  The aggregates' further groups are
+ * charged as they merge.  So the budget bounds the model and its summary.
+ */
+#define STAT_COST XA_STAT_COST
+#define AGG_LEVELS 2u
+#define KEY_COST 64u
+#define IDX_COST (2 * sizeof(struct xa_idx_ent))
+#define VCPU_COST (sizeof(struct vcpu) + sizeof(struct vcpu *) + \
+                   (XA_RS_NR + 1) * XA_STAT_GROUP_BYTES + \
+                   sizeof(struct xa_sum_vcpu) + STAT_COST)
+#define DOMAIN_COST (sizeof(struct domain) + \
+                     XA_DRS_NR * XA_STAT_GROUP_BYTES + \
+                     sizeof(struct xa_sum_domain) + \
+                     AGG_LEVELS * (sizeof(struct xa_sum_vcpu) + \
+                                   (XA_RS_NR + 1) * STAT_COST))
+#define PCPU_COST (sizeof(struct pcpu) + sizeof(struct pcpu *) + \
+                   3 * XA_STAT_GROUP_BYTES + sizeof(struct xa_sum_pcpu))
+#define EXIT_SLOT_COST (sizeof(struct exit_slot) + STAT_COST + IDX_COST + \
+                        sizeof(struct xa_sum_exit) + STAT_COST + \
+                        AGG_LEVELS * (sizeof(struct xa_sum_exit) + \
+                                      2 * STAT_COST + IDX_COST + KEY_COST))
+#define SUB_SLOT_COST (sizeof(struct sub_slot) + STAT_COST + \
+                       (1 + AGG_LEVELS) * (sizeof(struct xa_sum_sub) + \
+                                           KEY_COST) + \
+                       AGG_LEVELS * (STAT_COST + IDX_COST))
+#define COUNT_KEY_COST (sizeof(uint32_t) + sizeof(uint64_t) + IDX_COST + \
+                        (1 + AGG_LEVELS) * (sizeof(struct xa_sum_count) + \
+                                            KEY_COST + IDX_COST))
+#define STAY_COST (sizeof(struct stay) + STAT_COST + IDX_COST + \
+                   sizeof(struct xa_sum_stay))
+#define W2H_COST (sizeof(struct w2h) + 256 * sizeof(struct xa_sum_girq))
+#define EIP_COST (3 * sizeof(struct xa_sum_eip))
 
 /*
  * The length of [a, b) inside the window; 0 when none of it is.  Under

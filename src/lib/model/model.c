@@ -61,6 +61,7 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
         m->seen[i].id = UINT32_MAX;
     m->mem_budget = m->opts.memory_budget ? m->opts.memory_budget
                                           : XA_MODEL_BUDGET;
+    m->key_budget = m->mem_budget / 2;
     m->win_hi = UINT64_MAX;
     xa_filter_init(&m->filter);
     *out = m;
@@ -106,29 +107,34 @@ static void vcpu_free(struct vcpu *v)
     free(v);
 }
 
+static void domains_free(struct domain *d)
+{
+    struct domain *next;
+    unsigned int j;
+
+    for ( ; d; d = next )
+    {
+        next = d->hnext;
+        for ( j = 0; j < d->nr_vcpus; j++ )
+            vcpu_free(d->vcpus[j]);
+        for ( j = 0; j < XA_DRS_NR; j++ )
+            xa_stat_dispose(&d->rs[j]);
+        free(d->vcpus);
+        cr3_tab_free(&d->cr3);
+        free(d);
+    }
+}
+
 void xa_model_free(struct xa_model *m)
 {
-    unsigned int i, j;
+    unsigned int i;
 
     if ( !m )
         return;
     model_summary_free(m->summary);
     for ( i = 0; i < DOM_HASH; i++ )
-    {
-        struct domain *d = m->dom_hash[i], *next;
-
-        for ( ; d; d = next )
-        {
-            next = d->hnext;
-            for ( j = 0; j < d->nr_vcpus; j++ )
-                vcpu_free(d->vcpus[j]);
-            for ( j = 0; j < XA_DRS_NR; j++ )
-                xa_stat_dispose(&d->rs[j]);
-            free(d->vcpus);
-            cr3_tab_free(&d->cr3);
-            free(d);
-        }
-    }
+        domains_free(m->dom_hash[i]);
+    domains_free(m->retired);
     for ( i = 0; i < m->nr_pcpus; i++ )
     {
         struct pcpu *p = m->pcpus[i];
@@ -143,6 +149,14 @@ void xa_model_free(struct xa_model *m)
     free(m->pcpus);
     free(m->losable);
     free(m);
+}
+
+void model_stat_said(struct xa_model *m, int rc, unsigned int cpu)
+{
+    if ( rc & XA_STAT_FOLDED )
+        model_diag(m, XA_DIAG_MEMORY_BUDGET, UINT64_MAX, cpu);
+    if ( rc > 0 && (rc & XA_STAT_SATURATED) )
+        model_diag(m, XA_DIAG_SUM_SATURATED, UINT64_MAX, cpu);
 }
 
 int count_tab_add(struct xa_model *m, struct count_tab *t, uint32_t key,
@@ -168,8 +182,7 @@ int count_tab_add(struct xa_model *m, struct count_tab *t, uint32_t key,
             return folded;
         }
     if ( key != COUNT_KEY_OTHER &&
-         !model_charge(m, sizeof(uint32_t) + sizeof(uint64_t) +
-                       2 * sizeof(struct xa_idx_ent), 0) )
+         !model_charge(m, COUNT_KEY_COST, 0) )
         return count_tab_add(m, t, COUNT_KEY_OTHER, n) < 0 ? XA_E_NOMEM : 0;
     if ( t->nr == t->cap )
     {
@@ -210,7 +223,8 @@ static struct domain *domain_find(struct xa_model *m, unsigned int did)
     for ( d = *bucket; d; d = d->hnext )
         if ( d->id == did )
             return d;
-    if ( m->nr_domains >= MODEL_DOMAINS_MAX )
+    if ( m->nr_domains >= MODEL_DOMAINS_MAX ||
+         !model_charge_struct(m, DOMAIN_COST, 0) )
         return NULL;
     d = calloc(1, sizeof(*d));
     if ( !d )
@@ -241,8 +255,9 @@ struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
     v = d->vcpus[vid];
     if ( v )
         return v;
-    /* vCPUs are bounded by number (their fixed part), not the budget. */
-    if ( m->nr_vcpus_all >= MODEL_VCPUS_MAX )
+    /* vCPUs are bounded by number and by the budget. */
+    if ( m->nr_vcpus_all >= MODEL_VCPUS_MAX ||
+         !model_charge_struct(m, VCPU_COST, 0) )
         return NULL;
     v = calloc(1, sizeof(*v));
     if ( !v )
@@ -269,6 +284,9 @@ static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
     p = m->pcpus[cpu];
     if ( !p )
     {
+        /* Past the budget, the CPU's records are not modelled. */
+        if ( !model_charge_struct(m, PCPU_COST, cpu) )
+            return NULL;
         p = calloc(1, sizeof(*p));
         if ( !p )
             return NULL;
@@ -348,12 +366,12 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
         uint64_t c = win_clip(m, v->state_tsc, tsc);
         enum xa_rs kind = XA_RS_NR;
 
-        stat_add(&v->rs[rs_report[v->state]], c);
+        model_stat_add(m, &v->rs[rs_report[v->state]], c, 0);
         if ( v->state == RS_RUNNABLE && v->runnable != RUNNABLE_NONE )
         {
             kind = (enum xa_rs)(XA_RS_RUNNABLE_WAKE + v->runnable -
                                 RUNNABLE_WAKE);
-            stat_add(&v->rs[kind], c);
+            model_stat_add(m, &v->rs[kind], c, 0);
         }
         if ( OBS(m, runstate_done) )
         {
@@ -410,7 +428,8 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
         return;
     if ( d->state_tsc > 0 && d->state_tsc < tsc &&
          win_clip(m, d->state_tsc, tsc) )
-        stat_add(&d->rs[d->state], win_clip(m, d->state_tsc, tsc));
+        model_stat_add(m, &d->rs[d->state], win_clip(m, d->state_tsc, tsc),
+                       0);
     d->state = domain_classify(d);
     d->state_tsc = tsc;
 }
@@ -424,9 +443,9 @@ static void pcpu_time_update(struct xa_model *m, struct pcpu *p,
         uint64_t c = tsc > p->time_tsc ? tsc - p->time_tsc : 0;
 
         if ( c && win_clip(m, p->time_tsc, tsc) )
-            stat_add(p->current->d->id == XA_DOM_IDLE ? &p->idle
-                                                        : &p->running,
-                     win_clip(m, p->time_tsc, tsc));
+            model_stat_add(m, p->current->d->id == XA_DOM_IDLE
+                              ? &p->idle : &p->running,
+                           win_clip(m, p->time_tsc, tsc), p->id);
         if ( OBS(m, pcpu_time) )
             m->obs.pcpu_time(m->obs.arg, p->id, tsc, c);
     }
@@ -482,7 +501,7 @@ static void stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
     /* A stay of length 0 inside the window counts, as before. */
     if ( !c && !(tsc == v->pcpu_tsc && win_in(m, tsc)) )
         return;
-    stat_add(&v->stay_all, c);
+    model_stat_add(m, &v->stay_all, c, v->p->id);
     hv = xa_hash32(v->p->id);
     if ( xa_idx_reserve(&v->stay_idx) )
         return;
@@ -490,8 +509,7 @@ static void stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
           h = s ? h : xa_idx_next(&v->stay_idx, h) )
         if ( h->hash == hv && v->stays[h->val - 1].cpu == v->p->id )
             s = &v->stays[h->val - 1];
-    if ( !s && !model_charge(m, sizeof(*s) + STAT_COST +
-                                2 * sizeof(struct xa_idx_ent), v->p->id) )
+    if ( !s && !model_charge(m, STAY_COST, v->p->id) )
         return;     /* counted in stay_all only */
     if ( !s )
     {
@@ -512,7 +530,7 @@ static void stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
         s->cpu = v->p->id;
         xa_stat_init(&s->st);
     }
-    stat_add(&s->st, c);
+    model_stat_add(m, &s->st, c, v->p->id);
 }
 
 static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
@@ -718,7 +736,7 @@ static void lost_begin(struct xa_model *m, struct pcpu *p,
 
         v->losable_listed = false;
         if ( v->state != RS_RUNNING && v->state != RS_INIT &&
-             v->state != RS_LOST )
+             v->state != RS_LOST && !v->d->retired )
             lose_vcpu(m, v, first);
     }
     p->lost_domain_valid = true;
@@ -736,7 +754,7 @@ static void lost_end(struct xa_model *m, struct pcpu *p)
     if ( !p->lost_active )
         return;
     if ( tsc > p->lost_tsc && win_clip(m, p->lost_tsc, tsc) )
-        stat_add(&p->lost, win_clip(m, p->lost_tsc, tsc));
+        model_stat_add(m, &p->lost, win_clip(m, p->lost_tsc, tsc), p->id);
     if ( OBS(m, lost) )
         m->obs.lost(m->obs.arg, p->id, false, tsc,
                     tsc > p->lost_tsc ? tsc - p->lost_tsc : 0);
@@ -797,8 +815,7 @@ static struct exit_slot *exit_slot_get(struct xa_model *m, struct vcpu *v,
 
     /* A new code: the budget's, or the other row's. */
     if ( code != XA_SUM_EXIT_OTHER &&
-         !model_charge(m, sizeof(struct exit_slot) + STAT_COST +
-                       2 * sizeof(struct xa_idx_ent), v->p ? v->p->id : 0) )
+         !model_charge(m, EXIT_SLOT_COST, v->p ? v->p->id : 0) )
         return exit_slot_get(m, v, XA_SUM_EXIT_OTHER);
     if ( t->nr == t->cap )
     {
@@ -843,7 +860,7 @@ static struct sub_slot *sub_slot_get(struct xa_model *m,
     if ( e->nr_subs >= SUBS_MAX && kind != XA_SUB_OTHER )
         return sub_slot_get(m, e, XA_SUB_OTHER, 0);
     if ( kind != XA_SUB_OTHER &&
-         !model_charge(m, sizeof(struct sub_slot) + STAT_COST, 0) )
+         !model_charge(m, SUB_SLOT_COST, 0) )
         return sub_slot_get(m, e, XA_SUB_OTHER, 0);
     if ( e->nr_subs == e->cap_subs )
     {
@@ -934,14 +951,64 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc,
     e = exit_slot_get(m, v, v->exit_code);
     if ( !e )
         return;
-    stat_add(&e->st, c);
+    model_stat_add(m, &e->st, c, v->exit_pcpu);
     if ( v->sub_kind )
     {
         struct sub_slot *s = sub_slot_get(m, e, v->sub_kind, v->sub_val);
 
         if ( s )
-            stat_add(&s->st, c);
+            model_stat_add(m, &s->st, c, v->exit_pcpu);
     }
+}
+
+/*
+ * A domain id reused by a new domain of another kind: the vCPU v, which
+ * counted records of its kind, writes records of another.  The old domain
+ * ends here, with what it counted (its vCPUs leave their pCPUs, offline),
+ * and stays in the summary as an earlier incarnation of the id; the id's
+ * records count from now on in a new domain, whose vCPU of v's id runs on
+ * the record's pCPU.  NULL when the new one cannot be tracked.
+ */
+static struct vcpu *domain_reincarnate(struct xa_model *m, struct pcpu *p,
+                                       struct vcpu *v,
+                                       const struct xa_record *rec)
+{
+    struct domain *old = v->d, **pp;
+    struct vcpu *nv;
+    uint64_t tsc = rec->has_tsc ? rec->tsc : p->last_tsc;
+    unsigned int j;
+
+    model_diag(m, XA_DIAG_DOMAIN_REUSED, rec->offset, rec->cpu);
+    for ( j = 0; j < old->nr_vcpus; j++ )
+    {
+        struct vcpu *w = old->vcpus[j];
+
+        if ( !w )
+            continue;
+        exit_discard(m, w, tsc);
+        if ( w->p && w->p->current == w )
+        {
+            pcpu_time_update(m, w->p, tsc);
+            w->p->current = NULL;
+        }
+        stay_end(m, w, tsc);
+        w->pcpu_tsc = 0;
+        if ( w->state != RS_INIT )
+            runstate_update(m, w, RS_OFFLINE, tsc);
+    }
+    for ( pp = &m->dom_hash[old->id % DOM_HASH]; *pp != old;
+          pp = &(*pp)->hnext )
+        ;
+    *pp = old->hnext;
+    old->hnext = m->retired;
+    m->retired = old;
+    old->retired = true;
+    nv = model_vcpu_find(m, old->id, v->id);
+    if ( !nv )
+        return NULL;
+    nv->d->incarnation = old->incarnation + 1;
+    vcpu_next_update(m, p, nv, tsc);
+    return nv;
 }
 
 struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
@@ -970,15 +1037,27 @@ struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
     {
         /*
          * Records of another kind of guest than the vCPU's: a domain id
-         * reused by a new domain of another type, or damage.  Counted;
-         * a vCPU with nothing of its kind counted yet takes the new kind.
+         * reused by a new domain of another type (or damage).  A vCPU
+         * with nothing of its kind counted yet takes the new kind
+         * (VCPU_TYPE_CHANGE); else the domain's id was reused.
          */
         if ( v->type != VT_NONE )
         {
-            model_diag(m, XA_DIAG_VCPU_TYPE_CHANGE, rec->offset, rec->cpu);
             if ( (v->exits && v->exits->nr) || v->exit_open ||
                  v->hypercalls.nr || v->pv_events.nr )
-                return NULL;
+            {
+                if ( v->d->id == XA_DOM_DEFAULT )
+                {
+                    model_diag(m, XA_DIAG_VCPU_TYPE_CHANGE, rec->offset,
+                               rec->cpu);
+                    return NULL;
+                }
+                if ( !(v = domain_reincarnate(m, p, v, rec)) )
+                    return NULL;
+            }
+            else
+                model_diag(m, XA_DIAG_VCPU_TYPE_CHANGE, rec->offset,
+                           rec->cpu);
         }
         v->type = type;
         if ( OBS(m, vcpu_kind) )

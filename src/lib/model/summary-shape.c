@@ -38,6 +38,24 @@ int xa_sum_sort_parse(const char *str, enum xa_sum_sort *out)
     return XA_E_INVAL;
 }
 
+/*
+ * Merges src into dst, dst's new histogram groups charged to the model's
+ * budget (s->mem): what does not fit, or saturates a sum, is counted.
+ */
+static int shape_merge(struct xa_summary *s, struct xa_stat *dst,
+                       const struct xa_stat *src)
+{
+    uint64_t unbounded = 0;
+    int rc = s->mem ? xa_stat_merge_within(dst, src, s->mem, s->mem_budget)
+                    : xa_stat_merge_within(dst, src, &unbounded, UINT64_MAX);
+
+    if ( rc < 0 )
+        return rc;
+    s->mem_folded += (rc & XA_STAT_FOLDED) != 0;
+    s->saturated += (rc & XA_STAT_SATURATED) != 0;
+    return XA_OK;
+}
+
 /* A statistic the summary owns, empty; NULL when out of memory. */
 struct xa_stat *summary_owned_stat(struct xa_summary *s)
 {
@@ -172,7 +190,7 @@ static int fold_subs(struct xa_summary *s, struct xa_sum_exit *e)
     e->other.folded_keys = 0;
     for ( i = s->top; i < e->nr_subs; i++ )
     {
-        if ( xa_stat_merge(st, e->subs[i].st) )
+        if ( shape_merge(s, st, e->subs[i].st) )
             return XA_E_NOMEM;
         if ( e->subs[i].folded_keys == XA_SUM_KEYS_UNKNOWN )
             e->other.capped = true;
@@ -198,17 +216,17 @@ static int shape_vcpu(struct xa_summary *s, struct xa_sum_vcpu *v)
     {
         struct xa_sum_exit *e = &v->exits[i];
 
-        v->exit_cycles += e->st->cycles;
         v->exit_count += e->st->count;
         if ( !all && !(all = summary_owned_stat(s)) )
             return XA_E_NOMEM;
-        if ( xa_stat_merge(all, e->st) )
+        if ( shape_merge(s, all, e->st) )
             return XA_E_NOMEM;
         sort(e->subs, e->nr_subs, sizeof(*e->subs), cmp_sub, &s->sort);
         if ( fold_subs(s, e) )
             return XA_E_NOMEM;
     }
     v->exit_all = all;
+    v->exit_cycles = all ? all->cycles : 0;     /* saturated as it is */
     sort(v->exits, v->nr_exits, sizeof(*v->exits), cmp_exit, &s->sort);
     sort_counts(v->hypercalls, v->nr_hypercalls, s->sort);
     sort_counts(v->pv_events, v->nr_pv_events, s->sort);
@@ -283,7 +301,7 @@ static int agg_sub(struct xa_summary *s, struct xa_sum_exit *e,
         return XA_E_NOMEM;
     for ( h = xa_idx_first(ix, hv); h->val; h = xa_idx_next(ix, h) )
         if ( h->hash == hv && !strcmp(e->subs[h->val - 1].key, src->key) )
-            return xa_stat_merge(mutable_stat(e->subs[h->val - 1].st),
+            return shape_merge(s, mutable_stat(e->subs[h->val - 1].st),
                                  src->st);
     /* Room doubles when the count reaches a power of two. */
     if ( !(e->nr_subs & (e->nr_subs - 1)) )
@@ -308,7 +326,7 @@ static int agg_sub(struct xa_summary *s, struct xa_sum_exit *e,
     }
     n->st = st;
     e->nr_subs++;
-    return xa_stat_merge(st, src->st);
+    return shape_merge(s, st, src->st);
 }
 
 /*
@@ -423,7 +441,7 @@ static int aggregate_domain_ix(struct xa_summary *s, struct xa_sum_domain *d,
         if ( !st )
             return XA_E_NOMEM;
         for ( i = 0; i < d->nr_vcpus; i++ )
-            if ( xa_stat_merge(st, d->vcpus[i].rs[k]) )
+            if ( shape_merge(s, st, d->vcpus[i].rs[k]) )
                 return XA_E_NOMEM;
         agg->rs[k] = st;
     }
@@ -436,7 +454,7 @@ static int aggregate_domain_ix(struct xa_summary *s, struct xa_sum_domain *d,
             const struct xa_sum_exit *src = &v->exits[j];
             struct xa_sum_exit *e = agg_exit(s, agg, ix, src, cap);
 
-            if ( !e || xa_stat_merge(mutable_stat(e->st), src->st) )
+            if ( !e || shape_merge(s, mutable_stat(e->st), src->st) )
                 return XA_E_NOMEM;
             for ( k = 0; k < src->nr_subs; k++ )
                 if ( agg_sub(s, e, &ix->subs[e - agg->exits],

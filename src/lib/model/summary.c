@@ -177,12 +177,15 @@ static char *sub_key(uint8_t kind, uint64_t val, const char **label)
     return xstrdup(buf);
 }
 
+/* By id, and an id's incarnations in order. */
 static int cmp_domain(const void *a, const void *b)
 {
-    unsigned int x = ((const struct xa_sum_domain *)a)->id;
-    unsigned int y = ((const struct xa_sum_domain *)b)->id;
+    const struct xa_sum_domain *x = a, *y = b;
 
-    return x < y ? -1 : x > y;
+    if ( x->id != y->id )
+        return x->id < y->id ? -1 : 1;
+    return x->incarnation < y->incarnation ? -1
+                                           : x->incarnation > y->incarnation;
 }
 
 const char *xa_exit_name(enum xa_vcpu_kind kind, enum xa_hvm_mode mode,
@@ -403,7 +406,6 @@ static int build_vcpu(const struct xa_model *m, const struct vcpu *v,
             se->code = e->code;
             se->reason = exit_name(m, v->type, e->code, &se->reason_owned);
             se->st = &e->st;
-            sv->exit_cycles += e->st.cycles;
             sv->nr_exits++;
             if ( !e->nr_subs )
                 continue;
@@ -704,17 +706,54 @@ static void decide_arch(const struct xa_model *m, struct xa_summary *s)
         s->arch = "unknown";
 }
 
+static int build_domain(const struct xa_model *m, const struct domain *d,
+                        const struct xa_filter *f, struct xa_sum_domain *sd)
+{
+    unsigned int j, n;
+
+    sd->id = d->id;
+    sd->incarnation = d->incarnation;
+    sd->kind = domain_kind(d);
+    for ( j = 0; j < XA_DRS_NR; j++ )
+        sd->rs[j] = &d->rs[j];
+    memcpy(sd->grant_ops, d->grant_ops, sizeof(sd->grant_ops));
+    sd->pod_populate = d->pod_populate;
+    sd->pod_reclaim = d->pod_reclaim;
+    sd->pod_splinter = d->pod_splinter;
+    memcpy(sd->pod_populate_order, d->pod_populate_order,
+           sizeof(sd->pod_populate_order));
+    memcpy(sd->pod_reclaim_order, d->pod_reclaim_order,
+           sizeof(sd->pod_reclaim_order));
+    for ( n = 0, j = 0; j < d->nr_vcpus; j++ )
+        n += d->vcpus[j] != NULL;
+    sd->vcpus = calloc(n ? n : 1, sizeof(*sd->vcpus));
+    if ( !sd->vcpus )
+        return XA_E_NOMEM;
+    for ( j = 0; j < d->nr_vcpus; j++ )
+        if ( d->vcpus[j] && xa_filter_vcpu(f, d->id, j) &&
+             build_vcpu(m, d->vcpus[j], &sd->vcpus[sd->nr_vcpus++]) )
+            return XA_E_NOMEM;
+    if ( merge_eips(sd) )
+        return XA_E_NOMEM;
+    return build_cr3s(d, sd);
+}
+
 const struct xa_summary *xa_model_summary(struct xa_model *m,
                                           const struct xa_summary_info *info)
 {
     struct xa_summary *s;
     const struct xa_filter *f;
-    unsigned int i, j, n;
+    unsigned int i, n;
 
+    if ( m->summary )
+        m->mem = m->mem_model;      /* its aggregates' groups, given back */
     model_summary_free(m->summary);
+    m->mem_model = m->mem;
     m->summary = s = calloc(1, sizeof(*s));
     if ( !s )
         return NULL;
+    s->mem = &m->mem;
+    s->mem_budget = m->key_budget;
     s->records = info->records;
     s->bytes = info->bytes;
     s->windows = info->windows;
@@ -763,14 +802,13 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
                         sizeof(*s->domains));
     if ( !s->domains )
         goto fail;
-    for ( i = 0; i < DOM_HASH; i++ )
+    for ( i = 0; i <= DOM_HASH; i++ )
     {
         const struct domain *d;
 
-        for ( d = m->dom_hash[i]; d; d = d->hnext )
+        for ( d = i < DOM_HASH ? m->dom_hash[i] : m->retired; d;
+              d = d->hnext )
         {
-            struct xa_sum_domain *sd;
-
             /*
              * The default domain stands for "not known yet": list it only
              * when exits happened before any record said who was running
@@ -781,35 +819,17 @@ const struct xa_summary *xa_model_summary(struct xa_model *m,
                 continue;
             if ( !xa_filter_domain(f, d->id) )
                 continue;
-            sd = &s->domains[s->nr_domains++];
-            sd->id = d->id;
-            sd->kind = domain_kind(d);
-            for ( j = 0; j < XA_DRS_NR; j++ )
-                sd->rs[j] = &d->rs[j];
-            memcpy(sd->grant_ops, d->grant_ops, sizeof(sd->grant_ops));
-            sd->pod_populate = d->pod_populate;
-            sd->pod_reclaim = d->pod_reclaim;
-            sd->pod_splinter = d->pod_splinter;
-            memcpy(sd->pod_populate_order, d->pod_populate_order,
-                   sizeof(sd->pod_populate_order));
-            memcpy(sd->pod_reclaim_order, d->pod_reclaim_order,
-                   sizeof(sd->pod_reclaim_order));
-            for ( n = 0, j = 0; j < d->nr_vcpus; j++ )
-                n += d->vcpus[j] != NULL;
-            sd->vcpus = calloc(n ? n : 1, sizeof(*sd->vcpus));
-            if ( !sd->vcpus )
-                goto fail;
-            for ( j = 0; j < d->nr_vcpus; j++ )
-                if ( d->vcpus[j] && xa_filter_vcpu(f, d->id, j) &&
-                     build_vcpu(m, d->vcpus[j], &sd->vcpus[sd->nr_vcpus++]) )
-                    goto fail;
-            if ( merge_eips(sd) || build_cr3s(d, sd) )
+            if ( build_domain(m, d, f, &s->domains[s->nr_domains++]) )
                 goto fail;
         }
     }
     qsort(s->domains, s->nr_domains, sizeof(*s->domains), cmp_domain);
     if ( summary_shape(s) )
         goto fail;
+    for ( ; s->mem_folded; s->mem_folded-- )
+        model_diag(m, XA_DIAG_MEMORY_BUDGET, UINT64_MAX, 0);
+    for ( ; s->saturated; s->saturated-- )
+        model_diag(m, XA_DIAG_SUM_SATURATED, UINT64_MAX, 0);
 
     for ( n = 0, i = 0; i < m->nr_pcpus; i++ )
         n += m->pcpus[i] && m->pcpus[i]->present;

@@ -317,6 +317,11 @@ static void render(const struct xa_summary *s,
         head(o, &r);
         xa_out_str(o, ",,,,,,,,,,,,,,,\n");
         r.value = NULL;
+        if ( d->incarnation )
+        {
+            r.name = "incarnation";
+            count_row(o, &r, d->incarnation + 1);
+        }
         r.table = "domain_runstate";
         for ( j = 0; j < XA_DRS_NR; j++ )
             if ( d->rs[j]->count )

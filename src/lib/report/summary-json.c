@@ -464,6 +464,8 @@ static void render(const struct xa_summary *s,
         xa_out_char(o, '{');
         kv_host(o, d->host);
         kv_u(o, "id", d->id, true);
+        if ( d->incarnation )
+            kv_u(o, "incarnation", d->incarnation + 1, true);
         key(o, "kind");
         xa_out_json_str(o, d->kind);
         xa_out_char(o, ',');

@@ -467,6 +467,9 @@ static void domain_title(char *buf, size_t len, const struct xa_sum_domain *d)
     else if ( d->id == 32768 )
         snprintf(buf, len, "Domain 32768 (default: before any record "
                  "said which vCPU ran)");
+    else if ( d->incarnation )
+        snprintf(buf, len, "Domain %u (%s, incarnation %u: its id reused)",
+                 d->id, d->kind, d->incarnation + 1);
     else
         snprintf(buf, len, "Domain %u (%s)", d->id, d->kind);
 }
@@ -494,7 +497,7 @@ static void render_overview(struct ctx *c)
 {
     const struct xa_summary *s = c->s;
     unsigned int i, j;
-    char name[32];
+    char name[64];
 
     xa_out_str(c->o, "--- Overview: exits and runstates (s) per domain "
                      "and vCPU ---\n");
@@ -505,16 +508,22 @@ static void render_overview(struct ctx *c)
     {
         const struct xa_sum_domain *d = &s->domains[i];
 
+        char dom[24];
+
+        /* An id's later incarnations: d1#2 (its id reused). */
+        if ( d->incarnation )
+            snprintf(dom, sizeof(dom), "d%u#%u", d->id, d->incarnation + 1);
+        else
+            snprintf(dom, sizeof(dom), "d%u", d->id);
         if ( d->nr_vcpus > 1 && d->all )
         {
-            snprintf(name, sizeof(name), "d%u (%u vCPUs)", d->id,
-                     d->nr_vcpus);
+            snprintf(name, sizeof(name), "%s (%u vCPUs)", dom, d->nr_vcpus);
             overview_row(c, name, d->all);
         }
         for ( j = 0; j < d->nr_vcpus; j++ )
         {
-            snprintf(name, sizeof(name), "%sd%uv%u",
-                     d->nr_vcpus > 1 ? "  " : "", d->id, d->vcpus[j].id);
+            snprintf(name, sizeof(name), "%s%sv%u",
+                     d->nr_vcpus > 1 ? "  " : "", dom, d->vcpus[j].id);
             overview_row(c, name, &d->vcpus[j]);
         }
     }

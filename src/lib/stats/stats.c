@@ -3,6 +3,7 @@
  * Log-linear histograms.  Group 0 holds values 0..63 exactly; group g >= 1
  * holds [2^(g+5), 2^(g+6)) in 64 equal buckets.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,9 +58,93 @@ int xa_stat_add(struct xa_stat *s, uint64_t cycles)
     return stat_add(s, cycles);
 }
 
-int xa_stat_merge(struct xa_stat *dst, const struct xa_stat *src)
+/*
+ * The group of s nearest to g, and the bucket in it nearest to the values
+ * of group g; false when s has none.
+ */
+static bool nearest_group(const struct xa_stat *s, unsigned int g,
+                          unsigned int *ng, unsigned int *nb)
 {
-    unsigned int g, b;
+    unsigned int d;
+
+    for ( d = 1; d < XA_STAT_GROUPS; d++ )
+    {
+        if ( g >= d && s->groups[g - d] )
+        {
+            *ng = g - d;
+            *nb = XA_STAT_SUB - 1;
+            return true;
+        }
+        if ( g + d < XA_STAT_GROUPS && s->groups[g + d] )
+        {
+            *ng = g + d;
+            *nb = 0;
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Where a sample of group g goes in s, charged within the limit: g itself
+ * (allocated when missing and it fits, or when s has no group), or the
+ * nearest group s has (*ng, *nb: XA_STAT_FOLDED).  XA_E_NOMEM.
+ */
+static int group_within(struct xa_stat *s, unsigned int g, unsigned int *ng,
+                        unsigned int *nb, uint64_t *mem, uint64_t limit)
+{
+    bool fits = *mem + XA_STAT_GROUP_BYTES <= limit;
+
+    *ng = g;
+    if ( s->groups[g] )
+        return XA_OK;
+    if ( !fits && nearest_group(s, g, ng, nb) )
+        return XA_STAT_FOLDED;
+    s->groups[g] = calloc(XA_STAT_SUB, sizeof(uint32_t));
+    if ( !s->groups[g] )
+        return XA_E_NOMEM;
+    if ( fits )
+        *mem += XA_STAT_GROUP_BYTES;
+    return XA_OK;
+}
+
+static inline int sum_within(uint64_t *sum, uint64_t n)
+{
+    if ( *sum == UINT64_MAX )
+        return 0;
+    if ( __builtin_add_overflow(*sum, n, sum) )
+    {
+        *sum = UINT64_MAX;
+        return XA_STAT_SATURATED;
+    }
+    return 0;
+}
+
+int xa_stat_add_within(struct xa_stat *s, uint64_t cycles, uint64_t *mem,
+                       uint64_t limit)
+{
+    unsigned int g, b, ng;
+    int rc, sat;
+
+    if ( !s->count || cycles < s->min )
+        s->min = cycles;
+    if ( cycles > s->max )
+        s->max = cycles;
+    s->count++;
+    sat = sum_within(&s->cycles, cycles);
+    stat_bucket_of(cycles, &g, &b);
+    rc = group_within(s, g, &ng, &b, mem, limit);
+    if ( rc < 0 )
+        return rc;
+    s->groups[ng][b]++;
+    return rc | sat;
+}
+
+int xa_stat_merge_within(struct xa_stat *dst, const struct xa_stat *src,
+                         uint64_t *mem, uint64_t limit)
+{
+    unsigned int g, b, ng, nb;
+    int rc = 0, r;
 
     if ( !src->count )
         return XA_OK;
@@ -68,22 +153,26 @@ int xa_stat_merge(struct xa_stat *dst, const struct xa_stat *src)
     if ( src->max > dst->max )
         dst->max = src->max;
     dst->count += src->count;
-    if ( __builtin_add_overflow(dst->cycles, src->cycles, &dst->cycles) )
-        dst->cycles = UINT64_MAX;
+    rc |= sum_within(&dst->cycles, src->cycles);
     for ( g = 0; g < XA_STAT_GROUPS; g++ )
     {
         if ( !src->groups[g] )
             continue;
-        if ( !dst->groups[g] )
-        {
-            dst->groups[g] = calloc(XA_STAT_SUB, sizeof(uint32_t));
-            if ( !dst->groups[g] )
-                return XA_E_NOMEM;
-        }
+        if ( (r = group_within(dst, g, &ng, &nb, mem, limit)) < 0 )
+            return r;
+        rc |= r;
         for ( b = 0; b < XA_STAT_SUB; b++ )
-            dst->groups[g][b] += src->groups[g][b];
+            dst->groups[ng][ng == g ? b : nb] += src->groups[g][b];
     }
-    return XA_OK;
+    return rc;
+}
+
+int xa_stat_merge(struct xa_stat *dst, const struct xa_stat *src)
+{
+    uint64_t mem = 0;
+    int rc = xa_stat_merge_within(dst, src, &mem, UINT64_MAX);
+
+    return rc < 0 ? rc : XA_OK;
 }
 
 uint64_t xa_stat_pct(const struct xa_stat *s, double p)
