@@ -978,7 +978,31 @@ static struct vcpu *domain_reincarnate(struct xa_model *m, struct pcpu *p,
     uint64_t tsc = rec->has_tsc ? rec->tsc : p->last_tsc;
     unsigned int j;
 
+    /* Unlinked from the ids' table before anything changes. */
+    for ( pp = &m->dom_hash[old->id % DOM_HASH]; *pp && *pp != old;
+          pp = &(*pp)->hnext )
+        ;
+    if ( !*pp )
+        return NULL;
+    *pp = old->hnext;
+    old->hnext = m->retired;
+    m->retired = old;
+    old->retired = true;
     model_diag(m, XA_DIAG_DOMAIN_REUSED, rec->offset, rec->cpu);
+    /*
+     * Whatever pCPU still runs one of its vCPUs (a CPU may believe so
+     * while the vCPU has moved) runs nothing known from here.
+     */
+    for ( j = 0; j < m->nr_pcpus; j++ )
+    {
+        struct pcpu *q = m->pcpus[j];
+
+        if ( q && q->current && q->current->d == old )
+        {
+            pcpu_time_update(m, q, tsc);
+            q->current = NULL;
+        }
+    }
     for ( j = 0; j < old->nr_vcpus; j++ )
     {
         struct vcpu *w = old->vcpus[j];
@@ -986,23 +1010,11 @@ static struct vcpu *domain_reincarnate(struct xa_model *m, struct pcpu *p,
         if ( !w )
             continue;
         exit_discard(m, w, tsc);
-        if ( w->p && w->p->current == w )
-        {
-            pcpu_time_update(m, w->p, tsc);
-            w->p->current = NULL;
-        }
         stay_end(m, w, tsc);
         w->pcpu_tsc = 0;
         if ( w->state != RS_INIT )
             runstate_update(m, w, RS_OFFLINE, tsc);
     }
-    for ( pp = &m->dom_hash[old->id % DOM_HASH]; *pp != old;
-          pp = &(*pp)->hnext )
-        ;
-    *pp = old->hnext;
-    old->hnext = m->retired;
-    m->retired = old;
-    old->retired = true;
     nv = model_vcpu_find(m, old->id, v->id);
     if ( !nv )
         return NULL;
