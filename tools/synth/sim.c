@@ -742,6 +742,7 @@ static void do_block(struct sim *s, unsigned int cpu, uint64_t tsc)
 {
     struct svcpu *v = s->pcpus[cpu].cur;
     enum rs ns = RS_BLOCKED;
+    unsigned int wcpu;
 
     if ( v->d->offline > 0 &&
          rng_below(&s->rng, 1000000) < (uint64_t)(v->d->offline * 1e6) )
@@ -750,9 +751,13 @@ static void do_block(struct sim *s, unsigned int cpu, uint64_t tsc)
     v->state = ns;
     if ( v->exit_open )
         s->blocked_in_exit++;
-    /* The wake comes from any pCPU (an interrupt, an event channel). */
-    push(s, tsc + dist_sample(&v->d->sleep, &s->rng),
-         (unsigned int)rng_below(&s->rng, s->sc->pcpus), EVK_WAKE,
+    /*
+     * The wake comes from any pCPU (an interrupt, an event channel).  The
+     * two draws are sequenced: as arguments of one call their order would
+     * be the compiler's (gcc and clang made different traces of one seed).
+     */
+    wcpu = (unsigned int)rng_below(&s->rng, s->sc->pcpus);
+    push(s, tsc + dist_sample(&v->d->sleep, &s->rng), wcpu, EVK_WAKE,
          (uint32_t)(v - s->vcpus));
     switch_next(s, cpu, tsc);
 }
