@@ -793,18 +793,28 @@ const struct cli_option cli_options[] = {
                 "need the guest's paging levels carry them in their event "
                 "ids (shadow and HVM page-fault records) in every Xen this "
                 "reads"),
-    REFUSED("dump-ipi-latency", "not implemented yet "
-            "(docs/differences-from-upstream.md)"),
-    REFUSED("dump-trace-volume-on-lost-record", "not implemented yet: "
-            "upstream prints, at each CPU-change record (its lost-record "
-            "part is disabled), the pCPU's previous window: its time, "
-            "bytes per cycle, dom0 runstates and record volume; the "
-            "summary's log volume table and --count give the volumes per "
-            "pCPU"),
+    REFUSED("dump-ipi-latency", "upstream prints, at each VM entry, "
+            "a line per vector injected, its latency counted from the "
+            "first IPI to that vector seen as an xAPIC ICR write (MMIO, "
+            "all-but-self shorthand) or, without one, from TSC 0: on the "
+            "VMX trace its 1,435 lines all say 'ipis 0' with the entry's "
+            "raw TSC as the latency (x2APIC guests write the ICR by MSR, "
+            "which it does not follow); -a prints the injections "
+            "(inj_virq)"),
+    REFUSED("dump-trace-volume-on-lost-record", "upstream prints, at "
+            "each CPU-change record (its lost-record part is disabled), "
+            "the pCPU's previous window: its 'Buffer time' and dom0 "
+            "runstates are durations taken for trace times (7486795 s), "
+            "or times for durations, on every real trace; the summary's "
+            "log volume table and --count give the volumes per pCPU"),
     REFUSED("dump-show-power-states", "it draws C-states into upstream's "
             "per-pCPU state column, which this dump has not; -a prints "
             "the pm_idle_entry/pm_idle_exit records (the pCPU's C-state)"),
-    REFUSED("scatterplot-unpin-promote", "not implemented yet"),
+    REFUSED("scatterplot-unpin-promote", "not implemented: it plots "
+            "shadow paging's early unshadows, pre-allocation unpins and "
+            "promotions, from flags of the shadow page-fault records that "
+            "this model does not follow; upstream prints no line on the "
+            "real traces (hardware-paged and PV guests write none)"),
 
     /* Other */
     { "strict", 0, CLI_ARG_OPT, "LEVEL", CLI_G_OTHER,
