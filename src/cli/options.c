@@ -831,7 +831,8 @@ const struct cli_option cli_options[] = {
       "5 limit; 6 none", h_tolerance, 0 },
     { "tsc-loop-fatal", 0, NOARG, CLI_G_OTHER,
       "exit 2 if TSCs were out of order (TSC_BACKWARDS,\n"
-      "TSC_OUTLIER, TSC_RESET, RUNSTATE_MISMATCH)", h_tsc_fatal, 0 },
+      "TSC_OUTLIER, TSC_RESET, RUNSTATE_MISMATCH, TSC_SKEW)",
+      h_tsc_fatal, 0 },
     { "progress", 0, NOARG, CLI_G_OTHER,
       "show progress on standard error when it is a terminal",
       h_progress, 0 },

@@ -261,7 +261,8 @@ static int finish_status(const struct cli_opts *o, const struct xa_diag *diag)
          (diag->e[XA_DIAG_TSC_BACKWARDS].count ||
           diag->e[XA_DIAG_TSC_OUTLIER].count ||
           diag->e[XA_DIAG_TSC_RESET].count ||
-          diag->e[XA_DIAG_RUNSTATE_MISMATCH].count) )
+          diag->e[XA_DIAG_RUNSTATE_MISMATCH].count ||
+          diag->e[XA_DIAG_TSC_SKEW].count) )
         return 2;
     return 0;
 }

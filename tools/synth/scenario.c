@@ -263,6 +263,22 @@ int scenario_set(struct scenario *sc, const char *key, const char *value,
     }
     else if ( !strcmp(key, "records") )
         ok = parse_u64(value, &sc->records);
+    else if ( !strcmp(key, "tsc_skew") )
+    {
+        /* "CPU CYCLES": that pCPU's TSC runs CYCLES (signed) apart */
+        unsigned int cpu;
+        long long c;
+        int end = 0;
+
+        ok = sc->nr_skews < MAX_SKEWS &&
+             sscanf(value, "%u %lld %n", &cpu, &c, &end) == 2 &&
+             !value[end] && c > -(1ll << 62) && c < (1ll << 62);
+        if ( ok )
+        {
+            sc->skews[sc->nr_skews].cpu = cpu;
+            sc->skews[sc->nr_skews++].cycles = c;
+        }
+    }
     else if ( !strcmp(key, "start_tsc") )
         ok = parse_u64(value, &sc->start_tsc);
     else if ( !strcmp(key, "lost") )
@@ -477,6 +493,15 @@ int scenario_finish(struct scenario *sc, char *err, size_t errlen)
     dist_dispose(&tmp);
     if ( !sc->lost_gap )
         sc->lost_gap = 1;
+    for ( i = 0; i < sc->nr_skews; i++ )
+        if ( sc->skews[i].cpu >= sc->pcpus ||
+             (sc->skews[i].cycles < 0 &&
+              (uint64_t)-sc->skews[i].cycles >= sc->start_tsc) )
+        {
+            snprintf(err, errlen, "tsc_skew: pCPU %u not in the host, or "
+                     "its TSC below 0", sc->skews[i].cpu);
+            return -1;
+        }
     for ( i = 0; i < sc->nr_doms; i++ )
         if ( finish_dom(sc, &sc->doms[i], err, errlen) )
             return -1;

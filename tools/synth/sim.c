@@ -76,6 +76,7 @@ struct sim {
     uint64_t end_tsc;
     bool arm;                   /* Arm host */
     bool arm1;                  /* format-1 Arm records (TRC_ARM class) */
+    int64_t *skew;              /* per pCPU (tsc_skew); NULL: none */
 };
 
 /* Records. */
@@ -84,7 +85,9 @@ static inline void emit(struct sim *s, unsigned int cpu, uint32_t event,
                         bool has_tsc, uint64_t tsc, const uint32_t *x,
                         unsigned int n)
 {
-    int rc = xa_writer_record(s->w, cpu, event, has_tsc, tsc, x, n);
+    int rc = xa_writer_record(s->w, cpu, event, has_tsc,
+                              s->skew ? tsc + (uint64_t)s->skew[cpu] : tsc,
+                              x, n);
 
     if ( rc )
         s->err = rc;
@@ -784,7 +787,7 @@ static bool try_lost(struct sim *s, unsigned int cpu, uint64_t tsc)
 {
     struct spcpu *p = &s->pcpus[cpu];
     struct svcpu *v = p->cur;
-    uint64_t gap, resume;
+    uint64_t gap, resume, sk;
     uint32_t x[4], count;
 
     if ( !v || !lost_due(s, tsc) || truth_nr_lost(s->t) ||
@@ -793,8 +796,10 @@ static bool try_lost(struct sim *s, unsigned int cpu, uint64_t tsc)
     gap = s->sc->lost_gap / 2 + rng_below(&s->rng, s->sc->lost_gap + 1);
     resume = tsc + (gap ? gap : 1);
     count = 1 + (uint32_t)rng_below(&s->rng, 20000);
-    if ( (s->err = xa_writer_lost(s->w, cpu, resume, count, (uint16_t)v->dom,
-                                  (uint16_t)v->id, tsc)) )
+    sk = s->skew ? (uint64_t)s->skew[cpu] : 0;
+    if ( (s->err = xa_writer_lost(s->w, cpu, resume + sk, count,
+                                  (uint16_t)v->dom, (uint16_t)v->id,
+                                  tsc + sk)) )
         return true;
     x[0] = count;
     x[1] = v->id << 16 | v->dom;
@@ -912,6 +917,16 @@ int sim_run(const struct scenario *sc, struct xa_writer *w, struct truth *t)
             rq_push(&s, v);
         }
     s.arm1 = s.arm && sc->arm_format == 1;
+    if ( sc->nr_skews )
+    {
+        if ( !(s.skew = calloc(sc->pcpus, sizeof(*s.skew))) )
+        {
+            rc = XA_E_NOMEM;
+            goto out;
+        }
+        for ( i = 0; i < sc->nr_skews; i++ )
+            s.skew[sc->skews[i].cpu] = sc->skews[i].cycles;
+    }
     /* The patched xentrace's clock record, alone in the first window. */
     if ( sc->hz % 1000 == 0 &&
          (sc->clock_record > 0 ||
@@ -952,5 +967,6 @@ int sim_run(const struct scenario *sc, struct xa_writer *w, struct truth *t)
     free(s.rq);
     free(s.pcpus);
     free(s.heap);
+    free(s.skew);
     return rc;
 }

@@ -188,6 +188,7 @@ struct dom_spec {
 };
 
 #define MAX_DOMS 64
+#define MAX_SKEWS 16
 
 struct scenario {
     char duration_txt[TXT], slice_txt[TXT], ctx_txt[TXT], gap_txt[TXT];
@@ -205,6 +206,11 @@ struct scenario {
     uint32_t tbuf;              /* Xen ring size (wrap padding) */
     unsigned int arm_format;    /* Arm records: 2 (default) or 1 */
     int clock_record;           /* xentrace's clock record: 1, 0, -1 auto */
+    struct {
+        unsigned int cpu;
+        int64_t cycles;         /* added to every TSC the pCPU writes */
+    } skews[MAX_SKEWS];
+    unsigned int nr_skews;
     struct dom_spec doms[MAX_DOMS];
     unsigned int nr_doms;
 };

@@ -249,7 +249,18 @@ struct pcpu {
     unsigned int lost_did, lost_vid;
     uint64_t records;
     uint64_t volume[NR_VOL];        /* bytes by class */
+    /*
+     * TSC skew: this pCPU's records came ahead of held_for's leaving the
+     * pCPU it runs on (this TSC behind that one's): held, in order, until
+     * it leaves (model.c, skew_hold()).  NULL: none.
+     */
+    struct vcpu *held_for;
+    struct xa_record *held;
+    unsigned int nr_held, cap_held;
 };
+
+#define HOLD_RECORDS_MAX 1024u      /* per pCPU */
+#define HOLD_PCPUS_MAX 64u          /* held at once */
 
 #define DOM_HASH 64
 
@@ -299,6 +310,9 @@ struct xa_model {
     uint64_t first_tsc, last_tsc;
     uint64_t records;
     bool have_tsc;
+    struct pcpu *holding[HOLD_PCPUS_MAX];   /* pCPUs held (TSC skew) */
+    unsigned int nr_holding;
+    bool no_hold;                   /* at the end: release, hold no more */
 
     /* Architecture evidence. */
     uint64_t hvm_exits, arm_exits, arm_records, pv_records;

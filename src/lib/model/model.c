@@ -144,6 +144,7 @@ void xa_model_free(struct xa_model *m)
         xa_stat_dispose(&p->running);
         xa_stat_dispose(&p->idle);
         xa_stat_dispose(&p->lost);
+        free(p->held);
         free(p);
     }
     free(m->pcpus);
@@ -599,9 +600,100 @@ static void vcpu_start(struct xa_model *m, struct pcpu *p, struct vcpu *v,
         m->obs.pcpu_run(m->obs.arg, p->id, v->d->id, v->id, tsc);
 }
 
-__attribute__((noinline))
+/*
+ * TSC skew between pCPUs.  A vCPU that moves from pCPU q to pCPU p leaves
+ * q (q's record) before it arrives on p (p's record); when p's TSC is
+ * behind q's, the merge gives p's record first, while the vCPU still runs
+ * on q.  p's records are then held, in order, until the vCPU leaves q
+ * (skew_check()), and taken from there: every interval that begins and
+ * ends on one pCPU (running, exits, the pCPU's running and idle time) is
+ * measured on that pCPU's clock, exactly; the wait between q's record and
+ * p's, which the skew hides, is not accounted.  Counted as TSC_SKEW; more
+ * than HOLD_RECORDS_MAX records, or HOLD_PCPUS_MAX pCPUs held, are taken
+ * as they come (LIMIT_SKEW_HOLD).
+ */
+static void hold_add(struct xa_model *m, struct pcpu *p,
+                     const struct xa_record *rec)
+{
+    if ( xa_grow(&p->held, &p->cap_held, sizeof(*p->held), p->nr_held,
+                 16) )
+    {
+        model_diag(m, XA_DIAG_LIMIT_SKEW_HOLD, rec->offset, rec->cpu);
+        return;     /* no memory: this record is not modelled */
+    }
+    p->held[p->nr_held++] = *rec;
+}
+
+static bool skew_hold(struct xa_model *m, struct pcpu *p, struct vcpu *v,
+                      const struct xa_record *rec)
+{
+    if ( m->no_hold || v->p->held_for )
+        return false;
+    if ( m->nr_holding == HOLD_PCPUS_MAX )
+    {
+        model_diag(m, XA_DIAG_LIMIT_SKEW_HOLD, rec->offset, rec->cpu);
+        return false;
+    }
+    hold_add(m, p, rec);
+    if ( !p->nr_held )
+        return false;
+    p->held_for = v;
+    m->holding[m->nr_holding++] = p;
+    model_diag(m, XA_DIAG_TSC_SKEW, rec->offset, rec->cpu);
+    return true;
+}
+
+static void model_feed_full(struct xa_model *m, const struct xa_record *rec);
 static void sched_runstate(struct xa_model *m, struct pcpu *p,
-                           const struct xa_record *rec)
+                           const struct xa_record *rec);
+
+/* Takes p's held records, in order (some may hold p again). */
+static void hold_release(struct xa_model *m, struct pcpu *p)
+{
+    struct xa_record *buf = p->held;
+    unsigned int i, n = p->nr_held;
+
+    for ( i = 0; i < m->nr_holding && m->holding[i] != p; i++ )
+        ;
+    if ( i < m->nr_holding )
+        m->holding[i] = m->holding[--m->nr_holding];
+    p->held_for = NULL;
+    p->held = NULL;
+    p->nr_held = p->cap_held = 0;
+    for ( i = 0; i < n; i++ )
+    {
+        if ( p->held_for )
+            hold_add(m, p, &buf[i]);
+        else if ( i == 0 )
+            sched_runstate(m, p, &buf[0]);  /* counted when it came */
+        else
+            model_feed_full(m, &buf[i]);
+    }
+    free(buf);
+}
+
+/* Releases the pCPUs held for a vCPU no longer running elsewhere. */
+static void skew_check(struct xa_model *m)
+{
+    unsigned int i = 0;
+
+    while ( i < m->nr_holding )
+    {
+        struct pcpu *p = m->holding[i];
+        struct vcpu *v = p->held_for;
+
+        if ( v->state == RS_RUNNING && v->p && v->p != p )
+        {
+            i++;
+            continue;
+        }
+        hold_release(m, p);
+        i = 0;      /* the list may have changed */
+    }
+}
+
+static void sched_runstate_do(struct xa_model *m, struct pcpu *p,
+                              const struct xa_record *rec)
 {
     bool cont = (rec->event & 0xf) == 2;
     enum rs old_rs, new_rs;
@@ -631,6 +723,10 @@ static void sched_runstate(struct xa_model *m, struct pcpu *p,
         vcpu_start(m, p, v, old_rs, new_rs, rec->tsc);
         return;
     }
+    /* Ahead of its leaving the pCPU it runs on: TSC skew (above). */
+    if ( v->state == RS_RUNNING && v->p && v->p != p && !cont &&
+         old_rs != RS_RUNNING && skew_hold(m, p, v, rec) )
+        return;
 
     /* Waiting for a CPU is not part of the exit that was open. */
     if ( new_rs == RS_RUNNABLE && v->exit_open )
@@ -685,6 +781,15 @@ static void sched_runstate(struct xa_model *m, struct pcpu *p,
             m->obs.wake(m->obs.arg, v->d->id, v->id, p->id, rec->tsc);
         runstate_update(m, v, new_rs, rec->tsc);
     }
+}
+
+__attribute__((noinline))
+static void sched_runstate(struct xa_model *m, struct pcpu *p,
+                           const struct xa_record *rec)
+{
+    sched_runstate_do(m, p, rec);
+    if ( m->nr_holding )
+        skew_check(m);
 }
 
 /* Lost records: the gap begins at first_tsc, ends at the record's TSC. */
@@ -1315,8 +1420,8 @@ static inline bool feed_handler(struct xa_model *m, struct pcpu *p,
  * end, an anomaly mark, a loss ending, the first TSC, a quarantined one,
  * an id not in the event cache, the GEN and MEM classes.
  */
-__attribute__((noinline))
-static void model_feed_full(struct xa_model *m, const struct xa_record *rec)
+static void model_feed_full_do(struct xa_model *m,
+                               const struct xa_record *rec)
 {
     struct pcpu *p = rec->cpu < m->nr_pcpus ? m->pcpus[rec->cpu] : NULL;
     uint32_t ev = rec->event;
@@ -1327,6 +1432,20 @@ static void model_feed_full(struct xa_model *m, const struct xa_record *rec)
         p = pcpu_get(m, rec->cpu);
         if ( !p )
             return;
+    }
+    if ( p->held_for )
+    {
+        if ( ev != XA_EV_CPU_END && p->nr_held < HOLD_RECORDS_MAX )
+        {
+            hold_add(m, p, rec);
+            return;
+        }
+        /* The CPU's end, or too many: its records as they came. */
+        if ( ev != XA_EV_CPU_END )
+            model_diag(m, XA_DIAG_LIMIT_SKEW_HOLD, rec->offset, rec->cpu);
+        m->no_hold = true;
+        hold_release(m, p);
+        m->no_hold = false;
     }
     if ( ev == XA_EV_CPU_END )
     {
@@ -1408,6 +1527,14 @@ static void model_feed_full(struct xa_model *m, const struct xa_record *rec)
     }
 }
 
+__attribute__((noinline))
+static void model_feed_full(struct xa_model *m, const struct xa_record *rec)
+{
+    model_feed_full_do(m, rec);
+    if ( m->nr_holding )
+        skew_check(m);
+}
+
 /*
  * The common record, the same steps as model_feed_full() takes for it,
  * in a frame with no call but the handler's: an ordinary record of a
@@ -1422,7 +1549,8 @@ void model_feed(struct xa_model *m, const struct xa_record *rec)
     const struct ev_seen *e = &m->seen[(ev ^ (ev >> 8) ^ (ev >> 16)) & 255];
 
     if ( __builtin_expect(!p || !p->present || rec->mark ||
-                          p->lost_end_pending || rec->has_tsc > 1 ||
+                          p->lost_end_pending || p->held_for ||
+                          rec->has_tsc > 1 ||
                           !p->first_tsc || e->id != ev ||
                           rec->nr_extra < e->need || e->kind == EV_GEN ||
                           e->kind == EV_MEM, 0) )
@@ -1458,6 +1586,11 @@ void xa_model_feed_batch(struct xa_model *m, const struct xa_record *recs,
 void xa_model_finish(struct xa_model *m)
 {
     unsigned int i;
+
+    /* Records still held: taken as they came. */
+    m->no_hold = true;
+    while ( m->nr_holding )
+        hold_release(m, m->holding[0]);
 
     for ( i = 0; i < m->nr_pcpus; i++ )
     {
