@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # --threads=N changes nothing but the speed: the summary (text and JSON),
 # the plots and interval tables, the exit rows (--exits), and the dump
-# (whole, windowed, filtered by domain) of every real trace, the fixtures, the damaged inputs and a
-# synthesized host are byte for byte those of --threads=1, with the
-# batches at their default size and forced small (--slice=N: a batch of
-# the merge, and a job of the dump's formatting threads, ends every N
-# records, so that every trace crosses thousands of boundaries; --slice=1
-# also takes the merge's per-record path instead of its runs).  A file
-# and the same bytes on standard input give the same answers too.
+# (whole, windowed, filtered by domain) of every real trace, the fixtures,
+# the damaged inputs and a host synthesized from every scenario of the
+# tests (examples/*.scn, tests/compat/cr3.scn) are byte for byte those of
+# --threads=1, with the batches at their default size and forced small
+# (--slice=N: a batch of the merge, and a job of the dump's formatting
+# threads, ends every N records, so that every trace crosses thousands of
+# boundaries; --slice=1 also takes the merge's per-record path instead of
+# its runs).  A file and the same bytes on standard input give the same
+# answers too.
 . tests/check/lib.sh
 : "${SYNTH:=build/xentrace-synth}"
 traces=""
@@ -17,6 +19,15 @@ if [ -x "$SYNTH" ]; then
     "$SYNTH" -s examples/mixed.scn --records 150000 -o "$TMP/synth.xentrace" > /dev/null 2>&1 ||
         { echo "xentrace-synth failed"; exit 1; }
     traces="$traces $TMP/synth.xentrace"
+    # Every other scenario of the tests, smaller: Arm (both formats), SVM,
+    # VMX, the demo host, guest page tables.
+    for s in examples/*.scn tests/compat/cr3.scn; do
+        [ "$s" = examples/mixed.scn ] && continue
+        b=$(basename "$s" .scn)
+        "$SYNTH" -s "$s" --records 20000 -o "$TMP/synth-$b.xentrace" > /dev/null 2>&1 ||
+            { echo "xentrace-synth failed on $s"; exit 1; }
+        traces="$traces $TMP/synth-$b.xentrace"
+    done
 fi
 fail=0
 n=0
