@@ -111,15 +111,25 @@ static int add_domain(struct side *sd, const char *scope,
     return XA_OK;
 }
 
+/* The domain of id and incarnation (DOMAIN_REUSED), or NULL. */
 static const struct xa_sum_domain *find_dom(const struct xa_summary *s,
-                                            unsigned int id)
+                                            unsigned int id, unsigned int inc)
 {
     unsigned int i;
 
     for ( i = 0; i < s->nr_domains; i++ )
-        if ( s->domains[i].id == id )
+        if ( s->domains[i].id == id && s->domains[i].incarnation == inc )
             return &s->domains[i];
     return NULL;
+}
+
+/* "d1", or "d1#2" for the second domain of a reused id. */
+static void dom_name(char *buf, size_t len, const struct xa_sum_domain *d)
+{
+    if ( d->incarnation )
+        snprintf(buf, len, "d%u#%u", d->id, d->incarnation + 1);
+    else
+        snprintf(buf, len, "d%u", d->id);
 }
 
 static void side_free(struct side *sd)
@@ -213,16 +223,23 @@ static int cmp_row(const void *x, const void *y)
     return strcmp(a->what, b->what);
 }
 
-/* Domains of A and B paired: --map, else by kind, in id order. */
+/*
+ * Domains of A and B paired: --map (an id's incarnations with the mapped
+ * id's of the same number), else by kind, in id order.  Each incarnation
+ * of a reused id is a domain of its own.
+ */
 static int pair_domains(const struct xa_summary *a, const struct xa_summary *b,
                         const struct xa_diff_opts *o, struct side *sa,
                         struct side *sb, struct xa_diff *d)
 {
-    bool used_b[4096] = { false };
+    bool *used_b = calloc(b->nr_domains + 1, sizeof(*used_b));
     unsigned int i, j, k;
-    char scope[40];
+    char scope[64], na[28], nb[28];
     size_t n = 0;
+    int rc = XA_E_NOMEM;
 
+    if ( !used_b )
+        return XA_E_NOMEM;
     for ( i = 0; i < a->nr_domains; i++ )
     {
         const struct xa_sum_domain *da = &a->domains[i], *db = NULL;
@@ -231,12 +248,12 @@ static int pair_domains(const struct xa_summary *a, const struct xa_summary *b,
         if ( o->guests && is_guest(da) )
         {
             if ( add_domain(sa, "guests", da) )
-                return XA_E_NOMEM;
+                goto out;
             continue;
         }
         for ( k = 0; k < o->nr_map; k++ )
             if ( o->map[k][0] == da->id )
-                db = find_dom(b, o->map[k][1]);
+                db = find_dom(b, o->map[k][1], da->incarnation);
         if ( !db && !o->nr_map )
         {
             /* The rank-th domain of its kind in A: the rank-th in B. */
@@ -247,23 +264,24 @@ static int pair_domains(const struct xa_summary *a, const struct xa_summary *b,
                     db = &b->domains[j];
         }
         if ( !db )
-            db = find_dom(b, da->id);
-        if ( db && db->id == da->id )
-            snprintf(scope, sizeof(scope), "d%u", da->id);
-        else if ( db )
-            snprintf(scope, sizeof(scope), "d%u=d%u", da->id, db->id);
+            db = find_dom(b, da->id, da->incarnation);
+        dom_name(na, sizeof(na), da);
+        if ( db )
+            dom_name(nb, sizeof(nb), db);
+        if ( db && db->id == da->id && db->incarnation == da->incarnation )
+            snprintf(scope, sizeof(scope), "%s", na);
         else
-            snprintf(scope, sizeof(scope), "d%u=none", da->id);
-        if ( n < sizeof(d->pairs) - 40 )
+            snprintf(scope, sizeof(scope), "%s=%s", na, db ? nb : "none");
+        if ( n < sizeof(d->pairs) - 64 )
             n += (size_t)snprintf(d->pairs + n, sizeof(d->pairs) - n, "%s%s",
                                   n ? " " : "", scope);
         if ( add_domain(sa, scope, da) )
-            return XA_E_NOMEM;
+            goto out;
         if ( db )
         {
-            used_b[(db - b->domains) % 4096] = true;
+            used_b[db - b->domains] = true;
             if ( add_domain(sb, scope, db) )
-                return XA_E_NOMEM;
+                goto out;
         }
     }
     for ( j = 0; j < b->nr_domains; j++ )
@@ -273,19 +291,23 @@ static int pair_domains(const struct xa_summary *a, const struct xa_summary *b,
         if ( o->guests && is_guest(db) )
         {
             if ( add_domain(sb, "guests", db) )
-                return XA_E_NOMEM;
+                goto out;
             continue;
         }
-        if ( used_b[j % 4096] )
+        if ( used_b[j] )
             continue;
-        snprintf(scope, sizeof(scope), "none=d%u", db->id);
+        dom_name(nb, sizeof(nb), db);
+        snprintf(scope, sizeof(scope), "none=%s", nb);
         if ( add_domain(sb, scope, db) )
-            return XA_E_NOMEM;
+            goto out;
     }
-    if ( o->guests && n < sizeof(d->pairs) - 40 )
+    if ( o->guests && n < sizeof(d->pairs) - 64 )
         snprintf(d->pairs + n, sizeof(d->pairs) - n, "%sguests",
                  n ? " " : "");
-    return XA_OK;
+    rc = XA_OK;
+ out:
+    free(used_b);
+    return rc;
 }
 
 int xa_diff_new(const struct xa_summary *a, const struct xa_summary *b,

@@ -303,7 +303,16 @@ static int load(struct loaded *l)
              !(sd->kind = xa_json_get_str(d, "kind")) )
             return bad(l, "a domain without id or kind", "domains");
         sd->id = (unsigned int)id;
-        snprintf(where, sizeof(where), "domain %u", sd->id);
+        /* An id reused (DOMAIN_REUSED): "incarnation": 2, 3, ... */
+        id = xa_json_get_u64(d, "incarnation", 1);
+        if ( !id || id > UINT32_MAX )
+            return bad(l, "a domain with incarnation 0", "domains");
+        sd->incarnation = (unsigned int)id - 1;
+        if ( sd->incarnation )
+            snprintf(where, sizeof(where), "domain %u#%u", sd->id,
+                     sd->incarnation + 1);
+        else
+            snprintf(where, sizeof(where), "domain %u", sd->id);
         sd->nr_vcpus = (unsigned int)xa_json_len(xa_json_get(d, "vcpus"));
         if ( !all )
             continue;

@@ -500,13 +500,17 @@ static int add_domain(struct in_ctx *c, const struct xa_json_value *x)
     const struct xa_json_value *g = xa_json_get(x, "grant_ops");
     const struct xa_json_value *p = xa_json_get(x, "pod");
     unsigned int j;
-    uint64_t id;
+    uint64_t id, inc = 1;
     int rc;
 
     if ( !get_u64(x, "id", &id) )
         return say(c, "a domain without its id", NULL), XA_E_INVAL;
+    /* An id's incarnations (DOMAIN_REUSED) stay apart. */
+    if ( xa_json_get(x, "incarnation") &&
+         (!get_u64(x, "incarnation", &inc) || !inc || inc > UINT32_MAX) )
+        return say(c, "a domain with a bad incarnation", NULL), XA_E_INVAL;
     for ( j = 0; j < s->nr_domains && !d; j++ )
-        if ( s->domains[j].id == id &&
+        if ( s->domains[j].id == id && s->domains[j].incarnation == inc - 1 &&
              (s->domains[j].host == host ||
               (host && s->domains[j].host &&
                !strcmp(s->domains[j].host, host))) )
@@ -516,6 +520,7 @@ static int add_domain(struct in_ctx *c, const struct xa_json_value *x)
         if ( !(d = grow1((void **)&s->domains, &s->nr_domains, sizeof(*d))) )
             return XA_E_NOMEM;
         d->id = (unsigned int)id;
+        d->incarnation = (unsigned int)(inc - 1);
         d->host = host ? keep(c->m, host) : NULL;
         d->kind = "guest";
         if ( (host && !d->host) || new_stats(s, d->rs, XA_DRS_NR) )
@@ -741,7 +746,12 @@ static int cmp_domain(const void *a, const void *b)
     const struct xa_sum_domain *x = a, *y = b;
     int h = strcmp(x->host ? x->host : "", y->host ? y->host : "");
 
-    return h ? h : (x->id > y->id) - (x->id < y->id);
+    if ( h )
+        return h;
+    if ( x->id != y->id )
+        return x->id < y->id ? -1 : 1;
+    return (x->incarnation > y->incarnation) -
+           (x->incarnation < y->incarnation);
 }
 
 static int cmp_pcpu(const void *a, const void *b)

@@ -14,7 +14,7 @@
 
 #define HEADER "table,domain,vcpu,pcpu,name,code,key,label,value,count," \
                "cycles,min,max,mean,p5,p50,p90,p95,p99,p999,seconds," \
-               "pct_trace,pct_count,pct_time\n"
+               "pct_trace,pct_count,pct_time,incarnation\n"
 
 /* A field, quoted when it holds a comma, a quote or a line break. */
 static void field(struct xa_out *o, const char *s)
@@ -36,7 +36,21 @@ struct row {
     const char *name;
     long long code;                 /* -1: empty */
     const char *key, *label, *value;
+    unsigned int inc;               /* the domain's incarnation (0: empty) */
 };
+
+/* A domain's rows: its id and incarnation (1, 2, ... as its id is reused). */
+#define INC(d) ((d)->incarnation + 1)
+
+/* The incarnation column, which ends the row. */
+static void end(struct xa_out *o, const struct row *r)
+{
+    if ( r->inc )
+        ufield(o, r->inc);
+    else
+        xa_out_char(o, ',');
+    xa_out_char(o, '\n');
+}
 
 /* table .. value columns. */
 static void head(struct xa_out *o, const struct row *r)
@@ -91,7 +105,7 @@ static void stat_row(struct xa_out *o, const struct xa_summary *s,
     pct(o, st->cycles, s->span_last - s->span_first);
     pct(o, st->count, count_all);
     pct(o, st->cycles, time_all);
-    xa_out_char(o, '\n');
+    end(o, r);
 }
 
 /* A row with a count only. */
@@ -99,15 +113,17 @@ static void count_row(struct xa_out *o, const struct row *r, uint64_t n)
 {
     head(o, r);
     ufield(o, n);
-    xa_out_str(o, ",,,,,,,,,,,,,,\n");
+    xa_out_str(o, ",,,,,,,,,,,,,,");
+    end(o, r);
 }
 
 static void value_row(struct xa_out *o, const char *name, const char *v)
 {
-    struct row r = { "trace", -1, -1, -1, name, -1, NULL, NULL, v };
+    struct row r = { "trace", -1, -1, -1, name, -1, NULL, NULL, v, 0 };
 
     head(o, &r);
-    xa_out_str(o, ",,,,,,,,,,,,,,,\n");
+    xa_out_str(o, ",,,,,,,,,,,,,,,");
+    end(o, &r);
 }
 
 static void value_u(struct xa_out *o, const char *name, uint64_t v)
@@ -123,11 +139,12 @@ static void value_u(struct xa_out *o, const char *name, uint64_t v)
 }
 
 /* PoD operations by page order: name the operation, key the order. */
-static void pod_orders(struct xa_out *o, long dom, const char *name,
-                       const uint64_t n[4])
+static void pod_orders(struct xa_out *o, const struct xa_sum_domain *d,
+                       const char *name, const uint64_t n[4])
 {
     static const char *const orders[4] = { "4k", "2M", "1G", "other" };
-    struct row r = { "pod_order", dom, -1, -1, name, -1, NULL, NULL, NULL };
+    struct row r = { "pod_order", d->id, -1, -1, name, -1, NULL, NULL, NULL,
+                     INC(d) };
     unsigned int i;
 
     for ( i = 0; i < 4; i++ )
@@ -141,11 +158,12 @@ static void pod_orders(struct xa_out *o, long dom, const char *name,
  * An interrupt eip list (--with-interrupt-eip-enumeration): code the
  * vector, key each address, then "other" beyond the model's bound.
  */
-static void eip_rows(struct xa_out *o, const struct xa_summary *s, long dom,
-                     long vcpu, const struct xa_sum_eips *l)
+static void eip_rows(struct xa_out *o, const struct xa_summary *s,
+                     const struct xa_sum_domain *d, long vcpu,
+                     const struct xa_sum_eips *l)
 {
-    struct row r = { "interrupt_eip", dom, vcpu, -1, NULL, s->eip_vector,
-                     NULL, NULL, NULL };
+    struct row r = { "interrupt_eip", d->id, vcpu, -1, NULL, s->eip_vector,
+                     NULL, NULL, NULL, INC(d) };
     char buf[24];
     unsigned int i;
 
@@ -162,15 +180,17 @@ static void eip_rows(struct xa_out *o, const struct xa_summary *s, long dom,
     }
 }
 
-static void counts(struct xa_out *o, const char *table, long dom, long vcpu,
+static void counts(struct xa_out *o, const char *table,
+                   const struct xa_sum_domain *d, long vcpu,
                    const struct xa_sum_count *c, unsigned int n, bool ids)
 {
     unsigned int i, j;
 
     for ( i = 0; i < n; i++ )
     {
-        struct row r = { table, dom, vcpu, -1, c[i].name,
-                         ids ? (long long)c[i].id : -1, NULL, NULL, NULL };
+        struct row r = { table, d->id, vcpu, -1, c[i].name,
+                         ids ? (long long)c[i].id : -1, NULL, NULL, NULL,
+                         INC(d) };
 
         count_row(o, &r, c[i].count);
         for ( j = 0; j < c[i].nr_subs; j++ )
@@ -181,7 +201,8 @@ static void counts(struct xa_out *o, const char *table, long dom, long vcpu,
     }
 }
 
-static void vcpu_rows(struct xa_out *o, const struct xa_summary *s, long dom,
+static void vcpu_rows(struct xa_out *o, const struct xa_summary *s,
+                      const struct xa_sum_domain *d,
                       const struct xa_sum_vcpu *v)
 {
     long vid = v->id == XA_SUM_ALL_VCPUS ? -2 : (long)v->id;
@@ -190,24 +211,24 @@ static void vcpu_rows(struct xa_out *o, const struct xa_summary *s, long dom,
     for ( i = 0; i < XA_RS_NR; i++ )
         if ( v->rs[i]->count )
         {
-            struct row r = { "vcpu_runstate", dom, vid, -1,
+            struct row r = { "vcpu_runstate", d->id, vid, -1,
                              xa_rs_name((enum xa_rs)i), -1, NULL, NULL,
-                             NULL };
+                             NULL, INC(d) };
 
             stat_row(o, s, &r, v->rs[i], 0, 0);
         }
     if ( v->exit_all )
     {
-        struct row r = { "exit_total", dom, vid, -1, "all exits", -1, NULL,
-                         NULL, NULL };
+        struct row r = { "exit_total", d->id, vid, -1, "all exits", -1, NULL,
+                         NULL, NULL, INC(d) };
 
         stat_row(o, s, &r, v->exit_all, v->exit_count, v->exit_cycles);
     }
     for ( i = 0; i < v->nr_exits; i++ )
     {
         const struct xa_sum_exit *e = &v->exits[i];
-        struct row r = { "exit", dom, vid, -1, e->reason, e->code, NULL, NULL,
-                         NULL };
+        struct row r = { "exit", d->id, vid, -1, e->reason, e->code, NULL,
+                         NULL, NULL, INC(d) };
 
         stat_row(o, s, &r, e->st, v->exit_count, v->exit_cycles);
         r.table = "exit_sub";
@@ -218,13 +239,13 @@ static void vcpu_rows(struct xa_out *o, const struct xa_summary *s, long dom,
             stat_row(o, s, &r, e->subs[j].st, v->exit_count, v->exit_cycles);
         }
     }
-    counts(o, "hypercall", dom, vid, v->hypercalls, v->nr_hypercalls, false);
-    counts(o, "pv_event", dom, vid, v->pv_events, v->nr_pv_events, true);
+    counts(o, "hypercall", d, vid, v->hypercalls, v->nr_hypercalls, false);
+    counts(o, "pv_event", d, vid, v->pv_events, v->nr_pv_events, true);
     for ( i = 0; i < v->nr_guest_irqs; i++ )
     {
         const struct xa_sum_girq *g = &v->guest_irqs[i];
-        struct row r = { "guest_irq", dom, vid, -1, "injected", g->vector,
-                         NULL, NULL, NULL };
+        struct row r = { "guest_irq", d->id, vid, -1, "injected", g->vector,
+                         NULL, NULL, NULL, INC(d) };
 
         count_row(o, &r, g->count);
         r.name = "wake_to_halt_alone";
@@ -239,8 +260,8 @@ static void vcpu_rows(struct xa_out *o, const struct xa_summary *s, long dom,
     }
     if ( v->stay_all && v->stay_all->count )
     {
-        struct row r = { "cpu_affinity", dom, vid, -1, "all", -1, NULL, NULL,
-                         NULL };
+        struct row r = { "cpu_affinity", d->id, vid, -1, "all", -1, NULL,
+                         NULL, NULL, INC(d) };
 
         stat_row(o, s, &r, v->stay_all, 0, 0);
         r.name = NULL;
@@ -283,7 +304,7 @@ static void render(const struct xa_summary *s,
         {
             struct row r = { "anomaly", -1, -1, -1,
                              xa_diag_name((enum xa_diag_kind)i), -1, NULL,
-                             NULL, NULL };
+                             NULL, NULL, 0 };
 
             count_row(o, &r, s->diag->e[i].count);
         }
@@ -291,7 +312,7 @@ static void render(const struct xa_summary *s,
     {
         const struct xa_sum_pcpu *p = &s->pcpus[i];
         struct row r = { "pcpu", -1, -1, p->id, "running", -1, NULL, NULL,
-                         NULL };
+                         NULL, 0 };
 
         stat_row(o, s, &r, p->running, 0, 0);
         r.name = "idle";
@@ -312,16 +333,12 @@ static void render(const struct xa_summary *s,
     {
         const struct xa_sum_domain *d = &s->domains[i];
         struct row r = { "domain", d->id, -1, -1, "kind", -1, NULL, NULL,
-                         d->kind };
+                         d->kind, INC(d) };
 
         head(o, &r);
-        xa_out_str(o, ",,,,,,,,,,,,,,,\n");
+        xa_out_str(o, ",,,,,,,,,,,,,,,");
+        end(o, &r);
         r.value = NULL;
-        if ( d->incarnation )
-        {
-            r.name = "incarnation";
-            count_row(o, &r, d->incarnation + 1);
-        }
         r.table = "domain_runstate";
         for ( j = 0; j < XA_DRS_NR; j++ )
             if ( d->rs[j]->count )
@@ -343,17 +360,17 @@ static void render(const struct xa_summary *s,
         count_row(o, &r, d->pod_reclaim);
         r.name = "superpage_splinter";
         count_row(o, &r, d->pod_splinter);
-        pod_orders(o, d->id, "populate", d->pod_populate_order);
-        pod_orders(o, d->id, "zero_reclaim", d->pod_reclaim_order);
+        pod_orders(o, d, "populate", d->pod_populate_order);
+        pod_orders(o, d, "zero_reclaim", d->pod_reclaim_order);
         if ( s->eip_list )
-            eip_rows(o, s, d->id, -2, &d->intr_eips);
+            eip_rows(o, s, d, -2, &d->intr_eips);
         if ( d->all )
-            vcpu_rows(o, s, d->id, d->all);
+            vcpu_rows(o, s, d, d->all);
         for ( j = 0; j < d->nr_vcpus; j++ )
         {
-            vcpu_rows(o, s, d->id, &d->vcpus[j]);
+            vcpu_rows(o, s, d, &d->vcpus[j]);
             if ( s->eip_list )
-                eip_rows(o, s, d->id, d->vcpus[j].id, &d->vcpus[j].intr_eips);
+                eip_rows(o, s, d, d->vcpus[j].id, &d->vcpus[j].intr_eips);
         }
     }
 }

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# A domain id reused (DOMAIN_REUSED), known answers: two synthesized
+# traces end to end, domain 1 a PV guest in the first and a VMX guest in
+# the second.  Every output keys domains by id and incarnation, as the
+# text does: the JSON summary (d1, then d1 "incarnation": 2), the CSV
+# summary (its incarnation column: 1, 2), xenalyze merge (the two kept
+# apart, each doubled when a summary is merged with itself) and xenalyze
+# diff (scopes d1 and d1#2, from traces and from JSON summaries alike).
+# The first incarnation's hypercalls are the first trace's truth, the
+# second's exits (count, cycles, min, max, sub-keys) the second's.
+. tests/check/lib.sh
+need_python
+set -e
+cat > "$TMP/pv.scn" <<'EOF'
+pcpus = 2
+duration = 5ms
+domain = 1
+kind = pv
+vcpus = 1
+run = exp 20us
+EOF
+# The VMX guest starts after the PV one's last record.
+cat > "$TMP/vmx.scn" <<'EOF'
+pcpus = 2
+duration = 5ms
+start_tsc = 1100000000
+domain = 1
+kind = vmx
+vcpus = 1
+run = exp 20us
+exit = io 3 exp 5us
+exit = hlt 1 exp 3us
+EOF
+sed 's/^exit = io 3 exp 5us/exit = io 3 exp 15us/' "$TMP/vmx.scn" > "$TMP/slow.scn"
+"$SYNTH" -s "$TMP/pv.scn" -S 3 -o "$TMP/pv.xt" -t "$TMP/pv.truth" >/dev/null
+"$SYNTH" -s "$TMP/vmx.scn" -S 4 -o "$TMP/vmx.xt" -t "$TMP/vmx.truth" >/dev/null
+"$SYNTH" -s "$TMP/slow.scn" -S 4 -o "$TMP/slow.xt" -t "$TMP/slow.truth" \
+    >/dev/null
+cat "$TMP/pv.xt" "$TMP/vmx.xt" > "$TMP/a.xt"
+cat "$TMP/pv.xt" "$TMP/slow.xt" > "$TMP/b.xt"
+for x in a b; do
+    $XA --format=json "$TMP/$x.xt" > "$TMP/$x.json" 2> /dev/null
+done
+$XA --format=csv "$TMP/a.xt" > "$TMP/a.csv" 2> /dev/null
+$XA merge "$TMP/a.json" "$TMP/a.json" > "$TMP/m.json"
+$XA merge --format=csv "$TMP/a.json" "$TMP/a.json" > "$TMP/m.csv"
+$XA diff --format=json "$TMP/a.xt" "$TMP/b.xt" > "$TMP/d.json"
+$XA diff --format=json "$TMP/a.json" "$TMP/b.json" > "$TMP/dj.json"
+$XA diff "$TMP/a.xt" "$TMP/b.xt" > "$TMP/d.txt"
+python3 - "$TMP" <<'PY'
+import csv, json, sys
+t = sys.argv[1]
+ld = lambda n: json.load(open("%s/%s" % (t, n)))
+pv, vmx, slow = ld("pv.truth"), ld("vmx.truth"), ld("slow.truth")
+def dom1(j):
+    return [d for d in j["domains"] if d["id"] == 1][0]["vcpus"][0]
+hyp = {h["name"]: h["count"] for h in dom1(pv)["hypercalls"]}
+F = ("count", "cycles", "min", "max")
+def exits(v, k=1):
+    r = {}
+    for e in v["exits"]:
+        r[(e["code"], "")] = tuple(e[f] * (k if f in ("count", "cycles") else 1) for f in F)
+        for s in e["sub"]:
+            r[(e["code"], s["key"])] = tuple(s[f] * (k if f in ("count", "cycles") else 1) for f in F)
+    return r
+want_ex = exits(dom1(vmx))
+bad = []
+def ok(c, what):
+    if not c:
+        bad.append(what)
+
+def check_summary(j, k, name):
+    d1 = [d for d in j["domains"] if d["id"] == 1]
+    ok([(d.get("incarnation", 1), d["kind"]) for d in d1] ==
+       [(1, "pv"), (2, "hvm")], "%s: d1's incarnations %r" %
+       (name, [(d.get("incarnation"), d["kind"]) for d in d1]))
+    if len(d1) != 2:
+        return d1
+    ok(all(not v["exits"] for v in d1[0]["vcpus"]), "%s: exits in d1" % name)
+    got = {h["name"]: h["count"] for v in d1[0]["vcpus"] for h in v["hypercalls"]}
+    ok(got == {n: c * k for n, c in hyp.items()}, "%s: d1's hypercalls %r" % (name, got))
+    got = {h["name"] for v in d1[1]["vcpus"] for h in v["hypercalls"]}
+    ok(not got, "%s: hypercalls in d1#2 %r" % (name, got))
+    got = exits(d1[1]["vcpus"][0])
+    ok(got == exits(dom1(vmx), k), "%s: d1#2's exits %r" % (name, got))
+    return d1
+
+a = ld("a.json")
+d1 = check_summary(a, 1, "a.json")
+ok(a["anomalies"].get("DOMAIN_REUSED") == 1, "anomalies %r" % a["anomalies"])
+check_summary(ld("m.json"), 2, "merge")
+
+# CSV: 25 columns, the incarnation last; the JSON's numbers per incarnation.
+def check_csv(path, k, name):
+    rows = list(csv.reader(open(path)))
+    ok(rows[0][-1] == "incarnation" and len(rows[0]) == 25 and
+       all(len(r) == 25 for r in rows), "%s: columns %r" % (name, rows[0]))
+    rows = [dict(zip(rows[0], r)) for r in rows[1:]]
+    ok(all((r["incarnation"] != "") == (r["domain"] != "") for r in rows),
+       "%s: a domain's row without its incarnation" % name)
+    kinds = [(r["domain"], r["incarnation"], r["value"]) for r in rows
+             if r["table"] == "domain" and r["domain"] == "1"]
+    ok(kinds == [("1", "1", "pv"), ("1", "2", "hvm")], "%s: domain rows %r" % (name, kinds))
+    got = {}
+    for r in rows:
+        if r["domain"] == "1" and r["vcpu"] == "0" and r["table"] in ("exit", "exit_sub"):
+            got[(r["incarnation"], int(r["code"]), r["key"])] = tuple(int(r[f]) for f in F)
+    ok(got == {("2",) + x: y for x, y in exits(dom1(vmx), k).items()},
+       "%s: exits %r" % (name, got))
+    got = {r["name"]: int(r["count"]) for r in rows if r["table"] == "hypercall"
+           and r["domain"] == "1" and r["vcpu"] == "0" and r["key"] == ""}
+    ok(got == {n: c * k for n, c in hyp.items()} and
+       {r["incarnation"] for r in rows if r["table"] == "hypercall"} == {"1"},
+       "%s: hypercalls %r" % (name, got))
+    return rows
+
+rows = check_csv(t + "/a.csv", 1, "csv")
+for inc, d in ((1, d1[0]), (2, d1[1])):
+    got = [int(r["count"]) for r in rows if r["table"] == "vcpu_runstate" and
+           r["domain"] == "1" and r["incarnation"] == str(inc) and
+           r["vcpu"] == "0" and r["name"] == "running"]
+    ok(got == [d["vcpus"][0]["runstates"]["running"]["count"]],
+       "csv: d1 incarnation %d running %r" % (inc, got))
+check_csv(t + "/m.csv", 2, "merge csv")
+
+# diff: d1 (PV) and d1#2 (VMX) paired with their own, not combined.
+dd = ld("d.json")
+ok(dd["pairs"].split() == ["d1", "d1#2", "d32767"], "diff: pairs %r" % dd["pairs"])
+rs = {(r["scope"], r["kind"], r["what"]): r for r in dd["rows"]}
+b1 = [d for d in ld("b.json")["domains"] if d["id"] == 1]
+for inc, da, db in ((1, d1[0], b1[0]), (2, d1[1], b1[1])):
+    sc = "d1" if inc == 1 else "d1#2"
+    r = rs.get((sc, "runstate", "running"))
+    ok(r and r["a"]["count"] == da["all_vcpus"]["runstates"]["running"]["count"]
+       and r["b"]["count"] == db["all_vcpus"]["runstates"]["running"]["count"],
+       "diff: %s running %r" % (sc, r and (r["a"]["count"], r["b"]["count"])))
+ok(not [r for r in dd["rows"] if r["scope"] == "d1" and r["kind"] != "runstate"],
+   "diff: exits under d1")
+for e in dom1(vmx)["exits"]:
+    x = [s for s in dom1(slow)["exits"] if s["code"] == e["code"]][0]
+    r = [r for r in dd["rows"] if r["scope"] == "d1#2" and r["kind"] == "exit"
+         and r["what"].endswith("[0x%x]" % e["code"])]
+    ok(len(r) == 1 and (r[0]["a"]["count"], r[0]["a"]["cycles"], r[0]["b"]["count"],
+                        r[0]["b"]["cycles"]) == (e["count"], e["cycles"], x["count"], x["cycles"]),
+       "diff: d1#2 exit 0x%x %r" % (e["code"], r))
+io = [r for r in dd["rows"] if r["scope"] == "d1#2" and r["what"] == "IO_INSTRUCTION [0x1e]"]
+ok(io and io[0]["changed"] and not io[0]["within_chance"] and io[0]["d_mean"] > 100,
+   "diff: d1#2's I/O %r" % io)
+dj = ld("dj.json")
+for x in (dd, dj):
+    x.pop("a"); x.pop("b")
+ok(dd == dj, "diff of the JSON summaries differs from the traces'")
+if bad:
+    sys.exit("\n".join(bad))
+print("d1: %d hypercalls; d1#2: %d exits, in JSON, CSV, merge and diff" %
+      (sum(hyp.values()), sum(e["count"] for e in dom1(vmx)["exits"])))
+PY
+grep -q "^ d1#2 *IO_INSTRUCTION \[0x1e\] *!" "$TMP/d.txt"
