@@ -49,12 +49,14 @@ struct xa_model_opts {
      */
     bool mmio_skip_vga;
     /*
-     * Bytes the model's keyed tables may take (0: XA_MODEL_BUDGET, 1 GiB):
-     * new breakdown keys, exit codes, wake-to-halt vectors, pCPU stays
-     * and counters are charged, each statistic at its most (15.6 KiB);
-     * past it they fold into the table's "other" row or are not tracked,
-     * each counted as MEMORY_BUDGET.  Domains, vCPUs and pCPUs are
-     * bounded by number, not by the budget.
+     * Bytes the model and its summary may take (0: XA_MODEL_BUDGET,
+     * 1 GiB), charged as things are made: domains, vCPUs, pCPUs, keys
+     * (breakdown keys, exit codes, wake-to-halt vectors, pCPU stays,
+     * counters, eip-list addresses, guest page tables) and histogram
+     * groups; keys and groups take at most half.  Past it keys fold into
+     * their table's "other" row or are not tracked, a sample goes to its
+     * statistic's nearest group, new domains, vCPUs and pCPUs are not
+     * modelled, each counted as MEMORY_BUDGET (docs/bad-input.md).
      */
     uint64_t memory_budget;
 };

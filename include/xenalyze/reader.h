@@ -64,6 +64,9 @@ struct xa_reader_stats {
     uint64_t readahead_peak;    /* most bytes of windows held at once */
     unsigned int nr_cpus;       /* physical CPUs seen */
     unsigned int max_cpu;
+    /* A stream's buffer: its largest size, and the bytes moved within it
+     * (each input byte is moved O(1) times). */
+    uint64_t stream_buf_peak, stream_moved;
 };
 
 struct xa_reader;

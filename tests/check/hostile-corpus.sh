@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Issue 11: the hostile corpus (tests/hostile/run-corpus.py): every crafted
-# attack in all 16 modes, damaged slices of the real traces and fixtures
+# attack in all 17 modes, damaged slices of the real traces and fixtures
 # in 5 modes each, file and pipe, with $XA (plain or, under make
 # SANITIZE=1 check, sanitized).  make hostile runs the long version.
 . tests/check/lib.sh

@@ -13,7 +13,10 @@
  *
  * Plots and interval tables (upstream's --scatterplot-* and --interval-*)
  * run beside the model, every plot at once, the interval table chosen
- * by the size (none, listed domains, all domains, guest interrupts).
+ * by the size (none or one of the nine: the domains' and the guest page
+ * tables'); so are the model's options: guest page tables (cr3
+ * tracking, always under a cr3 interval table) and interrupt eip lists
+ * in the summary, and a 1 MiB memory budget, which long inputs exceed.
  *
  * Each input goes through the pipeline twice: read from memory (as an
  * mmapped file is) and streamed from a file descriptor (as standard input
@@ -59,17 +62,25 @@ static uint64_t pipeline(struct xa_reader *rd, struct xa_diag *diag,
     const struct xa_summary *sum;
     uint64_t h = 0xcbf29ce484222325ull;
     unsigned int i;
-    static const unsigned int doms[] = { 0, 1, 2 };
+    static const unsigned int doms[] = { 1, 0, 2 };
+    static const uint64_t cr3s[] = { 0x10000, 0x10100 };
     static const enum xa_interval_kind kinds[] = {
         XA_INTERVAL_NONE, XA_INTERVAL_DOMAIN_TOTAL_TIME,
         XA_INTERVAL_DOMAIN_TOTAL_TIME_ALL,
         XA_INTERVAL_DOMAIN_GUEST_INTERRUPT,
+        XA_INTERVAL_DOMAIN_GRANT_MAPS, XA_INTERVAL_DOMAIN_SHORT_SUMMARY,
+        XA_INTERVAL_CR3_SCHEDULE_TIME, XA_INTERVAL_CR3_SCHEDULE_TIME_ALL,
+        XA_INTERVAL_CR3_SCHEDULE_ORDERED, XA_INTERVAL_CR3_SHORT_SUMMARY,
     };
+    enum xa_interval_kind kind = kinds[(size >> 2) % 10];
+    bool cr3 = kind >= XA_INTERVAL_CR3_SCHEDULE_TIME || (size & 8);
     struct xa_plots_opts popts = {
         .hz = 62500000, .plots = 0xff, .extint_vector = 0xef,
-        .io_port = 0x80, .interval = kinds[(size >> 2) % 4],
+        .io_port = 0x80, .interval = kind,
         .interval_ms = 1 + (unsigned int)(size % 5),
         .domains = doms, .nr_domains = 3, .diag = diag,
+        .cr3s = cr3s, .nr_cr3s = kind == XA_INTERVAL_CR3_SHORT_SUMMARY ? 1 : 2,
+        .cr3_ids = cr3,
     };
     struct xa_plots *plots = NULL;
     struct xa_model_observer obs;
@@ -77,6 +88,11 @@ static uint64_t pipeline(struct xa_reader *rd, struct xa_diag *diag,
     xa_out_init(&out, -1);
     if ( size % 3 == 1 )
         mopts.hvm_mode = XA_HVM_MODE_FORCE_SVM;
+    mopts.cr3 = cr3;
+    mopts.eip_list = size & 16;
+    mopts.eip_vector = 0xef;
+    if ( size & 32 )
+        mopts.memory_budget = 1 << 20;
     if ( xa_merge_new(rd, &mg) || xa_catalog_new(&cat) ||
          xa_model_new(cat, diag, &mopts, &model) ||
          xa_plots_new(&popts, &out, &plots) )
@@ -104,7 +120,7 @@ static uint64_t pipeline(struct xa_reader *rd, struct xa_diag *diag,
             .records = st->records + st->windows,
             .nr_pcpus = st->nr_cpus,
             .cpu_hz = size & 2 ? 0 : 2400000000u,
-            .diag = diag,
+            .diag = diag, .cr3_list = cr3, .show_default_domain = size & 64,
         };
         struct xa_report_opts ropts = { .report_pcpu = true };
 

@@ -38,6 +38,7 @@ SVM_EXIT = 0x00081003
 HANDLER = 0x00082000
 INJ_VIRQ = HANDLER + 0x04
 IOPORT_READ = HANDLER + 0x16
+CR_WRITE = HANDLER + 0x09
 PV_HC_V1 = 0x00201001
 PV_HC_V2 = 0x0020100d
 ARM_EXIT = 0x01001001
@@ -238,6 +239,19 @@ def a_io_ports(f, n):
     h.flush()
 
 
+def a_cr3_values(f, n):
+    """One HVM vCPU loading n distinct guest page tables (CR3 writes),
+    each value once: upstream's cr3 tracking (--with-cr3-enumeration)."""
+    h = Host(f)
+    h.add(0, rs(1000, 1, 0, RUNNABLE, RUNNING))
+    t = 2000
+    for i in range(n):
+        h.add(0, vmexit(t, 28) + rec(CR_WRITE, None, 3, (0x10000 + i) << 12) +
+              vmentry(t + 10))
+        t += 20
+    h.flush()
+
+
 def a_many_cpus(f, n):
     """n physical CPUs (at most 65,536) with one record each."""
     for cpu in range(min(n, 65536)):
@@ -402,6 +416,7 @@ ATTACKS = {
     'w2h-vcpus': (a_w2h_vcpus, 'vCPUs', 512),
     'io-ports': (a_io_ports, 'vCPUs', 256),
     'many-cpus': (a_many_cpus, 'CPUs', 65536),
+    'cr3-values': (a_cr3_values, 'guest page tables', 200000),
     'garbage-after': (a_garbage_after, 'bytes of garbage', 64 << 20),
     'silent-cpu': (a_silent_cpu, 'one-record windows', 1 << 20),
     'big-headers': (a_big_headers, 'MiB', 64),
@@ -507,7 +522,7 @@ def resize_all(data, spec):
 # ----------------------------------------------------------------- corpus
 
 # Modes: the run script maps each letter to xenalyze options.
-ALL_MODES = 'sjdcprtePivwxyzS'
+ALL_MODES = 'sjdcprtePivwxyzSg'
 
 
 def slice_windows(data, budget):
@@ -649,7 +664,7 @@ def cmd_corpus(outdir, long_run, traces):
                  'vcpu-pcpus': 500, 'lost-blocked': 20,
                  'lost-plot': 20, 'w2h-vcpus': 8,
                  'io-ports': 4, 'tsc-first-high': 3000,
-                 'interval-span': 20}
+                 'interval-span': 20, 'cr3-values': 2000}
         n = sizes.get(name, n) * (8 if long_run else 1)
         path = os.path.join(outdir, 'attack-' + name)
         with open(path, 'wb') as f:
@@ -683,7 +698,7 @@ def cmd_seeds(outdir, max_len):
              'vcpu-pcpus': 64, 'lost-blocked': 4, 'lost-plot': 4,
              'w2h-vcpus': 2, 'io-ports': 2, 'many-cpus': 300,
              'garbage-after': 4000, 'silent-cpu': 2000, 'big-headers': 1,
-             'tsc-first-high': 1000, 'interval-span': 20}
+             'tsc-first-high': 1000, 'interval-span': 20, 'cr3-values': 1500}
     for name, (fn, _, n) in sorted(ATTACKS.items()):
         import io
         b = io.BytesIO()

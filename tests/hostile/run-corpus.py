@@ -39,6 +39,8 @@ MODES = {
     'y': ['--slowest=3', '--slowest-per-reason'],
     'z': ['--from=0.0001', '--to=0.01', '--domain=0,1', '--format=json'],
     'S': ['--svm-mode', '--scatterplot-runstate', '-s'],
+    'g': ['--interval=0.001', '--interval-cr3-schedule-time-all', '-s',
+          '--memory-budget=4'],
 }
 TIMEOUT = 60
 RSS_KB = 512 * 1024

@@ -26,6 +26,8 @@ TABLE = [
     ('w2h-vcpus', (512, 1024, 2048), ['--format=json']),
     ('io-ports', (256, 512, 1024), ['--format=json']),
     ('many-cpus', (4096, 16384, 65536), ['--format=json']),
+    ('cr3-values', (100000, 200000, 400000),
+     ['--format=json', '--with-cr3-enumeration', '--memory-budget=256']),
     ('interval-gap', (5, 50, 500), ['--interval=1',
                                     '--interval-domain-total-time-all']),
     ('lost-plot', (500, 1000, 2000), ['--scatterplot-runstate']),

@@ -153,7 +153,6 @@ struct cr3_tab {
     struct xa_idx idx;
     uint64_t untracked;             /* loads of values not tracked */
 };
-#define CR3_COST (sizeof(struct xa_sum_cr3) + 1 + 2 * sizeof(struct xa_idx_ent))
 #define CR3_NO_HANDLER 0xffffu
 
 struct stay {
@@ -451,6 +450,13 @@ static inline void model_stat_add(struct xa_model *m, struct xa_stat *st,
                    sizeof(struct xa_sum_stay))
 #define W2H_COST (sizeof(struct w2h) + 256 * sizeof(struct xa_sum_girq))
 #define EIP_COST (3 * sizeof(struct xa_sum_eip))
+/*
+ * A guest page table: its entry and unpinned flag in arrays that double
+ * (twice their length at most), its index entry, and the summary's copy
+ * of its entry.
+ */
+#define CR3_COST (2 * (sizeof(struct xa_sum_cr3) + 1) + IDX_COST + \
+                  sizeof(struct xa_sum_cr3))
 
 /*
  * The length of [a, b) inside the window; 0 when none of it is.  Under

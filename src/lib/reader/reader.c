@@ -85,6 +85,7 @@ static int stream_fill(struct xa_reader *rd, uint64_t need_end)
         if ( drop && (room < want || drop >= rd->sbuf_len - drop) )
         {
             memmove(rd->sbuf, rd->sbuf + drop, rd->sbuf_len - drop);
+            rd->stats.stream_moved += rd->sbuf_len - drop;
             rd->sbuf_len -= drop;
             rd->sbuf_off += drop;
             room = rd->sbuf_cap - rd->sbuf_len;
@@ -116,6 +117,8 @@ static int stream_fill(struct xa_reader *rd, uint64_t need_end)
             rd->sbuf = nb;
             rd->sbuf_cap = cap;
             room = cap - rd->sbuf_len;
+            if ( cap > rd->stats.stream_buf_peak )
+                rd->stats.stream_buf_peak = cap;
         }
         r = rd->read(rd->read_arg, rd->sbuf + rd->sbuf_len, room);
         if ( r < 0 )
