@@ -60,6 +60,18 @@ static void tell(struct xa_model *m, const struct domain *d,
     m->obs.cr3(m->obs.arg, &ev);
 }
 
+/* gmfn's entry in t's index (val: its slot + 1), or the free one for it. */
+static struct xa_idx_ent *cr3_slot(struct cr3_tab *t, uint64_t gmfn,
+                                   uint32_t h)
+{
+    struct xa_idx_ent *e;
+
+    for ( e = xa_idx_first(&t->idx, h); e->val; e = xa_idx_next(&t->idx, e) )
+        if ( e->hash == h && t->v[e->val - 1].gmfn == gmfn )
+            break;
+    return e;
+}
+
 /* The domain's entry of gmfn, made if new; -1 when past the budget. */
 static int cr3_get(struct xa_model *m, struct domain *d, uint64_t gmfn,
                    uint64_t tsc, unsigned int cpu)
@@ -71,9 +83,8 @@ static int cr3_get(struct xa_model *m, struct domain *d, uint64_t gmfn,
 
     if ( xa_idx_reserve(&t->idx) )
         return -1;
-    for ( e = xa_idx_first(&t->idx, h); e->val; e = xa_idx_next(&t->idx, e) )
-        if ( e->hash == h && t->v[e->val - 1].gmfn == gmfn )
-            return (int)e->val - 1;
+    if ( (e = cr3_slot(t, gmfn, h))->val )
+        return (int)e->val - 1;
     if ( t->nr == INT32_MAX || !model_charge(m, CR3_COST, cpu) )
         return -1;
     if ( t->nr == t->cap )
@@ -258,18 +269,12 @@ void cr3_lost(struct xa_model *m, struct vcpu *v, uint64_t tsc,
 void cr3_unpin(struct vcpu *v, uint64_t gmfn)
 {
     struct cr3_tab *t = &v->d->cr3;
-    uint32_t h = xa_hash32(gmfn);
     struct xa_idx_ent *e;
 
-    if ( !t->nr )
+    if ( !t->nr || !(e = cr3_slot(t, gmfn, xa_hash32(gmfn)))->val )
         return;
-    for ( e = xa_idx_first(&t->idx, h); e->val; e = xa_idx_next(&t->idx, e) )
-        if ( e->hash == h && t->v[e->val - 1].gmfn == gmfn )
-        {
-            t->unpinned[e->val - 1] = 1;
-            t->v[e->val - 1].unpins++;
-            return;
-        }
+    t->unpinned[e->val - 1] = 1;
+    t->v[e->val - 1].unpins++;
 }
 
 void cr3_tab_free(struct cr3_tab *t)

@@ -13,6 +13,7 @@
 #include <xenalyze/trace.h>
 
 #include "util/util-private.h"
+#include "stats/stats-private.h"
 
 /* Runstates as the model tracks them (upstream xenalyze's numbering). */
 enum rs {
@@ -405,7 +406,7 @@ void model_stat_said(struct xa_model *m, int rc, unsigned int cpu);
 static inline void model_stat_add(struct xa_model *m, struct xa_stat *st,
                                   uint64_t c, unsigned int cpu)
 {
-    int rc = xa_stat_add_within(st, c, &m->mem, m->key_budget);
+    int rc = stat_add_within(st, c, &m->mem, m->key_budget);
 
     if ( __builtin_expect(rc != XA_OK, 0) )
         model_stat_said(m, rc, cpu);

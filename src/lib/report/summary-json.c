@@ -11,6 +11,14 @@ static void key(struct xa_out *o, const char *k)
     xa_out_char(o, ':');
 }
 
+static void kv_s(struct xa_out *o, const char *k, const char *v, bool comma)
+{
+    key(o, k);
+    xa_out_json_str(o, v);
+    if ( comma )
+        xa_out_char(o, ',');
+}
+
 static void kv_u(struct xa_out *o, const char *k, uint64_t v, bool comma)
 {
     key(o, k);
@@ -145,14 +153,10 @@ static void w2h_stat(struct xa_out *o, const char *k, const struct xa_stat *st)
 static void sub_obj(struct xa_out *o, const struct xa_sum_sub *sub)
 {
     xa_out_char(o, '{');
-    key(o, "key");
-    xa_out_json_str(o, sub->key);
-    xa_out_char(o, ',');
+    kv_s(o, "key", sub->key, true);
     if ( sub->label )
     {
-        key(o, "name");
-        xa_out_json_str(o, sub->label);
-        xa_out_char(o, ',');
+        kv_s(o, "name", sub->label, true);
     }
     if ( sub->capped )
         xa_out_str(o, "\"capped\":true,");
@@ -217,9 +221,7 @@ static void vcpu(struct xa_out *o, const struct xa_summary *s,
         if ( i )
             xa_out_char(o, ',');
         xa_out_char(o, '{');
-        key(o, "reason");
-        xa_out_json_str(o, e->reason);
-        xa_out_char(o, ',');
+        kv_s(o, "reason", e->reason, true);
         kv_u(o, "code", e->code, true);
         stats_fields(o, e->st);
         xa_out_char(o, ',');
@@ -281,9 +283,7 @@ static void kv_host(struct xa_out *o, const char *host)
 {
     if ( !host )
         return;
-    key(o, "host");
-    xa_out_json_str(o, host);
-    xa_out_char(o, ',');
+    kv_s(o, "host", host, true);
 }
 
 /* ,"merged":{...}: what a merged summary covers. */
@@ -301,17 +301,11 @@ static void merged(struct xa_out *o, const struct xa_summary *s)
         const struct xa_sum_input *in = &s->inputs[i];
 
         xa_out_str(o, i ? ",\n{" : "\n{");
-        key(o, "name");
-        xa_out_json_str(o, in->name);
-        xa_out_char(o, ',');
+        kv_s(o, "name", in->name, true);
         kv_host(o, in->host);
         kv_u(o, "cpu_hz", in->cpu_hz, true);
-        key(o, "cpu_hz_source");
-        xa_out_json_str(o, in->cpu_hz_source);
-        xa_out_char(o, ',');
-        key(o, "arch");
-        xa_out_json_str(o, in->arch);
-        xa_out_char(o, ',');
+        kv_s(o, "cpu_hz_source", in->cpu_hz_source, true);
+        kv_s(o, "arch", in->arch, true);
         kv_u(o, "records", in->records, true);
         kv_u(o, "first_tsc", in->first_tsc, true);
         kv_u(o, "last_tsc", in->last_tsc, in->windowed);
@@ -344,14 +338,10 @@ static void render(const struct xa_summary *s,
     kv_u(o, "record_bytes", s->record_bytes, true);
     kv_u(o, "pcpus", s->nr_pcpus, true);
     kv_u(o, "cpu_hz", s->cpu_hz, true);
-    key(o, "cpu_hz_source");
-    xa_out_json_str(o, s->cpu_hz_source);
-    xa_out_char(o, ',');
+    kv_s(o, "cpu_hz_source", s->cpu_hz_source, true);
     kv_u(o, "first_tsc", s->first_tsc, true);
     kv_u(o, "last_tsc", s->last_tsc, true);
-    key(o, "sort");
-    xa_out_json_str(o, xa_sum_sort_name(s->sort));
-    xa_out_char(o, ',');
+    kv_s(o, "sort", xa_sum_sort_name(s->sort), true);
     if ( s->windowed || s->selected )
     {
         xa_out_str(o, "\"window\":{");
@@ -364,16 +354,12 @@ static void render(const struct xa_summary *s,
         xa_out_str(o, s->selected ? "\"selected\":true}," :
                                     "\"selected\":false},");
     }
-    key(o, "arch");
-    xa_out_json_str(o, s->arch);
+    kv_s(o, "arch", s->arch, false);
     if ( s->hvm_mode )
     {
         xa_out_char(o, ',');
-        key(o, "hvm_mode");
-        xa_out_json_str(o, s->hvm_mode);
-        xa_out_char(o, ',');
-        key(o, "hvm_mode_reason");
-        xa_out_json_str(o, s->hvm_mode_reason);
+        kv_s(o, "hvm_mode", s->hvm_mode, true);
+        kv_s(o, "hvm_mode_reason", s->hvm_mode_reason, false);
     }
     xa_out_char(o, '}');
     if ( s->nr_inputs )
@@ -466,9 +452,7 @@ static void render(const struct xa_summary *s,
         kv_u(o, "id", d->id, true);
         if ( d->incarnation )
             kv_u(o, "incarnation", d->incarnation + 1, true);
-        key(o, "kind");
-        xa_out_json_str(o, d->kind);
-        xa_out_char(o, ',');
+        kv_s(o, "kind", d->kind, true);
         runstates(o, d->rs, XA_DRS_NR, dom_rs_name);
         xa_out_str(o, ",\"grant_ops\":{");
         kv_u(o, "map", d->grant_ops[0], true);

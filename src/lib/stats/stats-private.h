@@ -37,28 +37,50 @@ static inline void stat_bucket_of(uint64_t v, unsigned int *g,
 int stat_group_alloc(struct xa_stat *s, unsigned int g);
 
 /*
- * xa_stat_add(), inline for the model's hot paths: one sample; XA_OK, or
- * XA_E_NOMEM (the sample still counts, its bucket does not).
+ * Group g of s is missing: allocates it when it fits the limit (*mem
+ * charged) or s has no group at all, otherwise points *ng, *nb at the
+ * nearest group s has (XA_STAT_FOLDED); XA_E_NOMEM (stats.c).
+ */
+int stat_add_new_group(struct xa_stat *s, unsigned int g, unsigned int *ng,
+                       unsigned int *nb, uint64_t *mem, uint64_t limit);
+
+/* Adds n to *sum, saturating: XA_STAT_SATURATED when it saturates now. */
+static inline int stat_sum_add(uint64_t *sum, uint64_t n)
+{
+    if ( *sum == UINT64_MAX )
+        return 0;
+    if ( __builtin_add_overflow(*sum, n, sum) )
+    {
+        *sum = UINT64_MAX;
+        return XA_STAT_SATURATED;
+    }
+    return 0;
+}
+
+/*
+ * xa_stat_add_within(), inline for the model's hot paths: one sample, a
+ * new histogram group charged to *mem within limit.
  */
 static inline __attribute__((always_inline))
-int stat_add(struct xa_stat *s, uint64_t cycles)
+int stat_add_within(struct xa_stat *s, uint64_t cycles, uint64_t *mem,
+                    uint64_t limit)
 {
-    unsigned int g, b;
+    unsigned int g, b, ng;
+    int rc = XA_OK, sat;
 
     if ( !s->count || cycles < s->min )
         s->min = cycles;
     if ( cycles > s->max )
         s->max = cycles;
     s->count++;
-    /* Saturates rather than wraps (a trace 2^64 cycles long). */
-    if ( __builtin_add_overflow(s->cycles, cycles, &s->cycles) )
-        s->cycles = UINT64_MAX;
-
+    sat = stat_sum_add(&s->cycles, cycles);
     stat_bucket_of(cycles, &g, &b);
-    if ( __builtin_expect(!s->groups[g], 0) && stat_group_alloc(s, g) )
-        return XA_E_NOMEM;
-    s->groups[g][b]++;
-    return XA_OK;
+    ng = g;
+    if ( __builtin_expect(!s->groups[g], 0) &&
+         (rc = stat_add_new_group(s, g, &ng, &b, mem, limit)) < 0 )
+        return rc;
+    s->groups[ng][b]++;
+    return rc | sat;
 }
 
 int stat_hist_add_json(struct xa_stat *s, const struct xa_json_value *hist,

@@ -55,7 +55,10 @@ int stat_group_alloc(struct xa_stat *s, unsigned int g)
 
 int xa_stat_add(struct xa_stat *s, uint64_t cycles)
 {
-    return stat_add(s, cycles);
+    uint64_t mem = 0;
+    int rc = stat_add_within(s, cycles, &mem, UINT64_MAX);
+
+    return rc < 0 ? rc : XA_OK;
 }
 
 /*
@@ -85,59 +88,25 @@ static bool nearest_group(const struct xa_stat *s, unsigned int g,
     return false;
 }
 
-/*
- * Where a sample of group g goes in s, charged within the limit: g itself
- * (allocated when missing and it fits, or when s has no group), or the
- * nearest group s has (*ng, *nb: XA_STAT_FOLDED).  XA_E_NOMEM.
- */
-static int group_within(struct xa_stat *s, unsigned int g, unsigned int *ng,
-                        unsigned int *nb, uint64_t *mem, uint64_t limit)
+int stat_add_new_group(struct xa_stat *s, unsigned int g, unsigned int *ng,
+                       unsigned int *nb, uint64_t *mem, uint64_t limit)
 {
     bool fits = *mem + XA_STAT_GROUP_BYTES <= limit;
 
     *ng = g;
-    if ( s->groups[g] )
-        return XA_OK;
     if ( !fits && nearest_group(s, g, ng, nb) )
         return XA_STAT_FOLDED;
-    s->groups[g] = calloc(XA_STAT_SUB, sizeof(uint32_t));
-    if ( !s->groups[g] )
+    if ( stat_group_alloc(s, g) )
         return XA_E_NOMEM;
     if ( fits )
         *mem += XA_STAT_GROUP_BYTES;
     return XA_OK;
 }
 
-static inline int sum_within(uint64_t *sum, uint64_t n)
-{
-    if ( *sum == UINT64_MAX )
-        return 0;
-    if ( __builtin_add_overflow(*sum, n, sum) )
-    {
-        *sum = UINT64_MAX;
-        return XA_STAT_SATURATED;
-    }
-    return 0;
-}
-
 int xa_stat_add_within(struct xa_stat *s, uint64_t cycles, uint64_t *mem,
                        uint64_t limit)
 {
-    unsigned int g, b, ng;
-    int rc, sat;
-
-    if ( !s->count || cycles < s->min )
-        s->min = cycles;
-    if ( cycles > s->max )
-        s->max = cycles;
-    s->count++;
-    sat = sum_within(&s->cycles, cycles);
-    stat_bucket_of(cycles, &g, &b);
-    rc = group_within(s, g, &ng, &b, mem, limit);
-    if ( rc < 0 )
-        return rc;
-    s->groups[ng][b]++;
-    return rc | sat;
+    return stat_add_within(s, cycles, mem, limit);
 }
 
 int xa_stat_merge_within(struct xa_stat *dst, const struct xa_stat *src,
@@ -153,14 +122,19 @@ int xa_stat_merge_within(struct xa_stat *dst, const struct xa_stat *src,
     if ( src->max > dst->max )
         dst->max = src->max;
     dst->count += src->count;
-    rc |= sum_within(&dst->cycles, src->cycles);
+    rc |= stat_sum_add(&dst->cycles, src->cycles);
     for ( g = 0; g < XA_STAT_GROUPS; g++ )
     {
         if ( !src->groups[g] )
             continue;
-        if ( (r = group_within(dst, g, &ng, &nb, mem, limit)) < 0 )
-            return r;
-        rc |= r;
+        ng = g;
+        if ( !dst->groups[g] &&
+             (r = stat_add_new_group(dst, g, &ng, &nb, mem, limit)) )
+        {
+            if ( r < 0 )
+                return r;
+            rc |= r;
+        }
         for ( b = 0; b < XA_STAT_SUB; b++ )
             dst->groups[ng][ng == g ? b : nb] += src->groups[g][b];
     }
@@ -255,12 +229,8 @@ int xa_stat_bucket_add(struct xa_stat *s, unsigned int k, uint64_t n)
 
     if ( k >= XA_STAT_NR_BUCKETS )
         return XA_E_RANGE;
-    if ( !s->groups[g] )
-    {
-        s->groups[g] = calloc(XA_STAT_SUB, sizeof(uint32_t));
-        if ( !s->groups[g] )
-            return XA_E_NOMEM;
-    }
+    if ( !s->groups[g] && stat_group_alloc(s, g) )
+        return XA_E_NOMEM;
     c = &s->groups[g][k % XA_STAT_SUB];
     if ( n > UINT32_MAX - *c )
         return XA_E_RANGE;
