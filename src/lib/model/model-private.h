@@ -240,6 +240,7 @@ struct pcpu {
     unsigned int id;
     bool present;
     struct vcpu *current;
+    struct vcpu *switched_out;      /* the guest vCPU current was before */
     uint64_t first_tsc, last_tsc;
     uint64_t time_tsc;              /* running/idle interval start */
     struct xa_stat running, idle, lost;

@@ -479,6 +479,8 @@ static void vcpu_prev_update(struct xa_model *m, struct pcpu *p,
     if ( p )
     {
         pcpu_time_update(m, p, tsc);
+        if ( prev->d->id != XA_DOM_IDLE )
+            p->switched_out = prev;
         p->current = NULL;
     }
     runstate_update(m, prev, new_rs, tsc);
@@ -537,6 +539,8 @@ static void stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
 static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
                              struct vcpu *next, uint64_t tsc)
 {
+    if ( p->current && p->current->d->id != XA_DOM_IDLE )
+        p->switched_out = p->current;
     if ( p->current )
     {
         /*
@@ -1210,6 +1214,25 @@ static bool hvm_arm_only(uint32_t ev)
     }
 }
 
+/*
+ * An injection while the scheduler's records have the idle vCPU running:
+ * Xen on Arm took an interrupt for the vCPU it was switching out, after
+ * writing those records and before switching `current` (gic_set_lr() runs
+ * on `current` only).  It goes to that vCPU; with none known, it is
+ * counted (GUEST_ON_IDLE).
+ */
+static struct vcpu *injected_switched_out(struct xa_model *m,
+                                          const struct xa_record *rec)
+{
+    struct pcpu *p = m->pcpus[rec->cpu];
+
+    if ( !p->current || p->current->d->id != XA_DOM_IDLE )
+        return NULL;
+    if ( !p->switched_out )
+        model_diag(m, XA_DIAG_GUEST_ON_IDLE, rec->offset, rec->cpu);
+    return p->switched_out;
+}
+
 /* Out of line, like every handler: xa_model_feed() stays a light frame. */
 __attribute__((noinline))
 static void hvm_record(struct xa_model *m, const struct xa_record *rec)
@@ -1223,6 +1246,8 @@ static void hvm_record(struct xa_model *m, const struct xa_record *rec)
          ev == XA_TRC_HVM_HLT )
     {
         v = model_guest_vcpu(m, rec, VT_NONE);
+        if ( !v && ev == XA_TRC_HVM_INJ_VIRQ )
+            v = injected_switched_out(m, rec);
         if ( !v || v->type == VT_PV )
             return;
         if ( ev == XA_TRC_HVM_VMENTRY )
