@@ -73,8 +73,10 @@ for s in tests/check/*.sh; do
     [ -f "$s" ] || continue
     case "$s" in */lib.sh) continue ;; esac
     name=check/$(basename "$s" .sh)
+    t0=$(date +%s)
     sh "$s" > "$tmp/out" 2>&1
     rc=$?
+    echo "$(($(date +%s) - t0)) $name" >> "$tmp/times"
     if [ $rc -eq 0 ]; then
         pass
     elif [ $rc -eq 77 ]; then
@@ -95,6 +97,8 @@ if [ -x "$BUILD/tests/fuzz-replay" ]; then
     fi
 fi
 
+# Where the time goes (CI has a budget: README.md, "Tests").
+echo "slowest checks (s): $(sort -rn "$tmp/times" | head -8 | tr '\n' ' ')"
 [ -n "$failures" ] && echo "failed:$failures"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
