@@ -69,20 +69,29 @@ for d in tests/golden/*/; do
 done
 
 # Script checks: tests/check/*.sh, each one test; exit 0 passes, 77 skips.
+# CHECK_JOBS of them at once (default: the CPUs present); each has its own
+# temporary directory (lib.sh), and results are read back in name order.
+jobs=${CHECK_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+mkdir "$tmp/checks"
 for s in tests/check/*.sh; do
-    [ -f "$s" ] || continue
+    case "$s" in */lib.sh) ;; *) [ -f "$s" ] && echo "$s" ;; esac
+done | xargs -P "$jobs" -n 1 sh -c '
+    n=$(basename "$1" .sh) t0=$(date +%s)
+    sh "$1" > "$0/$n.out" 2>&1
+    echo $? > "$0/$n.rc"
+    echo "$(($(date +%s) - t0)) check/$n" > "$0/$n.time"' "$tmp/checks"
+for s in tests/check/*.sh; do
     case "$s" in */lib.sh) continue ;; esac
-    name=check/$(basename "$s" .sh)
-    t0=$(date +%s)
-    sh "$s" > "$tmp/out" 2>&1
-    rc=$?
-    echo "$(($(date +%s) - t0)) $name" >> "$tmp/times"
-    if [ $rc -eq 0 ]; then
+    n=$(basename "$s" .sh)
+    name=check/$n
+    rc=$(cat "$tmp/checks/$n.rc" 2>/dev/null || echo 1)
+    cat "$tmp/checks/$n.time" >> "$tmp/times" 2>/dev/null
+    if [ "$rc" -eq 0 ]; then
         pass
-    elif [ $rc -eq 77 ]; then
-        echo "SKIP: $name"; tail -3 "$tmp/out"
+    elif [ "$rc" -eq 77 ]; then
+        echo "SKIP: $name"; tail -3 "$tmp/checks/$n.out"
     else
-        tail -30 "$tmp/out"
+        tail -30 "$tmp/checks/$n.out"
         fail "$name"
     fi
 done
