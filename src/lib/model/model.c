@@ -467,6 +467,13 @@ static void lose_vcpu(struct xa_model *m, struct vcpu *v, uint64_t tsc)
     runstate_update(m, v, RS_LOST, tsc);
 }
 
+/* The guest vCPU a pCPU last ran, for records Xen writes after the switch. */
+static inline void pcpu_switched_out(struct pcpu *p, struct vcpu *v)
+{
+    if ( v && v->d->id != XA_DOM_IDLE )
+        p->switched_out = v;
+}
+
 static void vcpu_prev_update(struct xa_model *m, struct pcpu *p,
                              struct vcpu *prev, uint64_t tsc, enum rs new_rs)
 {
@@ -479,8 +486,7 @@ static void vcpu_prev_update(struct xa_model *m, struct pcpu *p,
     if ( p )
     {
         pcpu_time_update(m, p, tsc);
-        if ( prev->d->id != XA_DOM_IDLE )
-            p->switched_out = prev;
+        pcpu_switched_out(p, prev);
         p->current = NULL;
     }
     runstate_update(m, prev, new_rs, tsc);
@@ -539,8 +545,7 @@ static void stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
 static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
                              struct vcpu *next, uint64_t tsc)
 {
-    if ( p->current && p->current->d->id != XA_DOM_IDLE )
-        p->switched_out = p->current;
+    pcpu_switched_out(p, p->current);
     if ( p->current )
     {
         /*
