@@ -68,8 +68,8 @@ static uint64_t take(const struct xa_record *rec, unsigned int *i)
     return v;
 }
 
-void arm_hvm_record(struct xa_model *m, struct vcpu *v,
-                    const struct xa_record *rec)
+static void arm_hvm_record(struct xa_model *m, struct vcpu *v,
+                           const struct xa_record *rec)
 {
     uint32_t ev = rec->event & ~(uint32_t)XA_TRC_64_FLAG;
     const struct xa_event_desc *d = xa_catalog_lookup(m->cat, rec->event);
@@ -136,7 +136,7 @@ void arm_hvm_record(struct xa_model *m, struct vcpu *v,
     }
 }
 
-void arm_record(struct xa_model *m, const struct xa_record *rec)
+static void arm_record(struct xa_model *m, const struct xa_record *rec)
 {
     const uint32_t *w = rec->extra;
     uint32_t ev = rec->event;
@@ -232,3 +232,12 @@ void arm_record(struct xa_model *m, const struct xa_record *rec)
         break;
     }
 }
+
+const struct arch_ops arm_ops = {
+    .hvm_own = { { XA_TRC_HVM_ARM_EXIT, XA_TRC_HVM_ARM_EXIT_IRQ },
+                 { XA_TRC_HVM_ARM_HYPERCALL, XA_TRC_HVM_ARM_IRQ } },
+    .virq_mask = UINT32_MAX,
+    .hvm_record = arm_hvm_record,
+    .shared_record = arm_hvm_record,
+    .class_record = arm_record,
+};

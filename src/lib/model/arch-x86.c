@@ -151,8 +151,8 @@ static void hvm_handler(struct xa_model *m, struct vcpu *v,
     }
 }
 
-void x86_hvm_record(struct xa_model *m, struct vcpu *v,
-                    const struct xa_record *rec)
+static void x86_hvm_record(struct xa_model *m, struct vcpu *v,
+                           const struct xa_record *rec)
 {
     uint32_t ev = rec->event;
 
@@ -215,7 +215,7 @@ static uint32_t pv_hypercall_key(const struct xa_record *rec)
  * TRC_PV_HYPERCALL_V2 (word 0: op in bits 0-19), subcalls, and every
  * other PV event counted by id.
  */
-void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
+static void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
 {
     uint32_t ev = rec->event, low = ev & 0xff;
     struct vcpu *v;
@@ -248,3 +248,13 @@ void x86_pv_record(struct xa_model *m, const struct xa_record *rec)
         model_diag(m, XA_DIAG_LIMIT_KEYS, rec->offset, rec->cpu);
 }
 
+const struct arch_ops x86_hvm_ops = {
+    .hvm_rest = true,
+    .virq_mask = 0xff,
+    .hvm_record = x86_hvm_record,
+};
+
+const struct arch_ops x86_pv_ops = {
+    .virq_mask = 0xff,
+    .class_record = x86_pv_record,
+};

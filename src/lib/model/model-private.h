@@ -277,6 +277,7 @@ struct pcpu {
 
 struct xa_model {
     const struct xa_catalog *cat;
+    const struct arch_ops *arch[VT_ARM + 1];    /* by enum vcpu_type */
     struct xa_diag *diag;
     struct xa_model_opts opts;
     struct xa_fmt_ctx fmt;
@@ -546,16 +547,30 @@ void cr3_unpin(struct vcpu *v, uint64_t gmfn);
 void cr3_tab_free(struct cr3_tab *t);
 
 /*
- * The architectures.  A record of the HVM class goes to x86 or Arm by its
- * id, or for the ids both write (entry, injection, halt) by the vCPU's
- * architecture; PV and Arm format-1 records have classes of their own.
+ * An architecture's guest code as the model sees it (as perf's
+ * kvm_events_ops): arch-x86.c and arch-arm.c each define theirs, the model
+ * holds one per vCPU type (xa_model.arch) and reaches them only through
+ * it.  A record of the HVM class goes to the type whose hvm_own ranges
+ * hold its id, else to the type with hvm_rest; the ids every type writes
+ * (entry, injection, halt) go by the vCPU's type, without deciding it.
+ * PV and Arm format-1 records have classes of their own.
  */
-void x86_hvm_record(struct xa_model *m, struct vcpu *v,
-                    const struct xa_record *rec);
-void x86_pv_record(struct xa_model *m, const struct xa_record *rec);
-void arm_hvm_record(struct xa_model *m, struct vcpu *v,
-                    const struct xa_record *rec);
-void arm_record(struct xa_model *m, const struct xa_record *rec);
+struct arch_ops {
+    /* TRC_HVM ids only this type writes (TRC_64_FLAG and bits 10-11 clear). */
+    struct { uint32_t first, last; } hvm_own[2];
+    bool hvm_rest;                  /* takes the TRC_HVM ids nobody owns */
+    uint32_t virq_mask;             /* an injection's key: x86 vector, Arm INTID */
+    /* A TRC_HVM record of one of its vCPUs; NULL: none expected. */
+    void (*hvm_record)(struct xa_model *m, struct vcpu *v,
+                       const struct xa_record *rec);
+    /* A halt or an injection (with its words) of one of its vCPUs. */
+    void (*shared_record)(struct xa_model *m, struct vcpu *v,
+                          const struct xa_record *rec);
+    /* A record of the type's own class (TRC_PV, TRC_ARM); NULL: none. */
+    void (*class_record)(struct xa_model *m, const struct xa_record *rec);
+};
+
+extern const struct arch_ops x86_hvm_ops, x86_pv_ops, arm_ops;
 
 /* summary.c */
 void model_summary_free(struct xa_summary *s);

@@ -32,6 +32,9 @@ static inline bool is_runstate_change(uint32_t ev)
            XA_TRC_SCHED_RUNSTATE_CHANGE;
 }
 
+/* A vCPU of no type yet: an injection's key is a vector until it has one. */
+static const struct arch_ops untyped_ops = { .virq_mask = 0xff };
+
 int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
                  const struct xa_model_opts *opts, struct xa_model **out)
 {
@@ -41,6 +44,10 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
     if ( !m )
         return XA_E_NOMEM;
     m->cat = cat;
+    m->arch[VT_NONE] = &untyped_ops;
+    m->arch[VT_HVM] = &x86_hvm_ops;
+    m->arch[VT_PV] = &x86_pv_ops;
+    m->arch[VT_ARM] = &arm_ops;
     m->diag = diag;
     if ( opts )
         m->opts = *opts;
@@ -1196,27 +1203,26 @@ struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
 /* Feeding */
 
 /*
- * TRC_HVM: VMX and SVM exits, Arm exits (format 2), their handler
- * records, and three records both architectures write: the entry, an
- * injected interrupt and a halt (WFI).  These go by the vCPU's
- * architecture, without deciding it: an Arm vCPU's first record is often
- * an injection before its first entry.
+ * The vCPU type a TRC_HVM record belongs to, by its id (arch_ops.hvm_own,
+ * else the type with hvm_rest): a table walk, no call.
  */
-static bool hvm_arm_only(uint32_t ev)
+static enum vcpu_type hvm_owner(const struct xa_model *m, uint32_t ev)
 {
-    unsigned int low = ev & 0x2ff;
+    enum vcpu_type t, rest = VT_NONE;
+    unsigned int i;
 
-    switch ( XA_TRC_SUB(ev) )
+    ev &= ~0xc00u;
+    for ( t = VT_HVM; t <= VT_ARM; t++ )
     {
-    case XA_TRC_HVM_ENTRYEXIT >> 12 & 0xf:
-        return low == (XA_TRC_HVM_ARM_EXIT & 0xff) ||
-               low == (XA_TRC_HVM_ARM_EXIT_IRQ & 0xff);
-    case XA_TRC_HVM_HANDLER >> 12 & 0xf:
-        return low >= (XA_TRC_HVM_ARM_HYPERCALL & 0xff) &&
-               low <= (XA_TRC_HVM_ARM_IRQ & 0xff);
-    default:
-        return false;
+        const struct arch_ops *a = m->arch[t];
+
+        for ( i = 0; i < sizeof(a->hvm_own) / sizeof(a->hvm_own[0]) && a->hvm_own[i].first; i++ )
+            if ( ev >= a->hvm_own[i].first && ev <= a->hvm_own[i].last )
+                return t;
+        if ( a->hvm_rest )
+            rest = t;
     }
+    return rest;
 }
 
 /*
@@ -1243,6 +1249,7 @@ __attribute__((noinline))
 static void hvm_record(struct xa_model *m, const struct xa_record *rec)
 {
     uint32_t ev = rec->event & ~(uint32_t)XA_TRC_64_FLAG;
+    enum vcpu_type t;
     struct vcpu *v;
 
     if ( XA_TRC_SUB(ev) == (XA_TRC_HVM_EMUL >> 12 & 0xf) )
@@ -1269,19 +1276,16 @@ static void hvm_record(struct xa_model *m, const struct xa_record *rec)
             return;
         else if ( ev == XA_TRC_HVM_INJ_VIRQ )
             /* x86: a vector; Arm: an INTID, beyond 255 for SPIs and LPIs. */
-            girq_inject(m, v, v->type == VT_ARM ? rec->extra[0]
-                                                : rec->extra[0] & 0xff, rec);
-        else if ( v->type == VT_ARM )
-            arm_hvm_record(m, v, rec);
+            girq_inject(m, v, rec->extra[0] & m->arch[v->type]->virq_mask,
+                        rec);
+        else if ( m->arch[v->type]->shared_record )
+            m->arch[v->type]->shared_record(m, v, rec);
         return;
     }
-    if ( hvm_arm_only(ev) )
-    {
-        if ( (v = model_guest_vcpu(m, rec, VT_ARM)) )
-            arm_hvm_record(m, v, rec);
-    }
-    else if ( (v = model_guest_vcpu(m, rec, VT_HVM)) )
-        x86_hvm_record(m, v, rec);
+    t = hvm_owner(m, ev);
+    if ( t != VT_NONE && m->arch[t]->hvm_record &&
+         (v = model_guest_vcpu(m, rec, t)) )
+        m->arch[t]->hvm_record(m, v, rec);
 }
 
 /* Log-volume slot + 1 of each main class; 0: "other". */
@@ -1431,10 +1435,10 @@ static inline bool feed_handler(struct xa_model *m, struct pcpu *p,
         hvm_record(m, rec);
         return true;
     case EV_PV:
-        x86_pv_record(m, rec);
+        m->arch[VT_PV]->class_record(m, rec);
         return true;
     case EV_ARM:
-        arm_record(m, rec);
+        m->arch[VT_ARM]->class_record(m, rec);
         return true;
     case EV_NONE:
         return true;
