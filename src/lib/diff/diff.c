@@ -17,6 +17,8 @@
 #include <xenalyze/clock.h>
 #include <xenalyze/diff.h>
 
+#include "util/util-private.h"
+
 struct item {
     char *scope, *what;
     enum xa_diff_kind kind;
@@ -126,10 +128,7 @@ static const struct xa_sum_domain *find_dom(const struct xa_summary *s,
 /* "d1", or "d1#2" for the second domain of a reused id. */
 static void dom_name(char *buf, size_t len, const struct xa_sum_domain *d)
 {
-    if ( d->incarnation )
-        snprintf(buf, len, "d%u#%u", d->id, d->incarnation + 1);
-    else
-        snprintf(buf, len, "d%u", d->id);
+    xa_dom_name(buf, len, "d", d->id, d->incarnation);
 }
 
 static void side_free(struct side *sd)

@@ -19,6 +19,7 @@
 #include <xenalyze/diff.h>
 
 #include "stats/stats-private.h"
+#include "util/util-private.h"
 
 struct loaded {
     struct xa_summary s;            /* first: the pointer handed out */
@@ -304,15 +305,10 @@ static int load(struct loaded *l)
             return bad(l, "a domain without id or kind", "domains");
         sd->id = (unsigned int)id;
         /* An id reused (DOMAIN_REUSED): "incarnation": 2, 3, ... */
-        id = xa_json_get_u64(d, "incarnation", 1);
-        if ( !id || id > UINT32_MAX )
-            return bad(l, "a domain with incarnation 0", "domains");
-        sd->incarnation = (unsigned int)id - 1;
-        if ( sd->incarnation )
-            snprintf(where, sizeof(where), "domain %u#%u", sd->id,
-                     sd->incarnation + 1);
-        else
-            snprintf(where, sizeof(where), "domain %u", sd->id);
+        if ( !xa_json_incarnation(d, &sd->incarnation) )
+            return bad(l, "a domain with a bad incarnation", "domains");
+        xa_dom_name(where, sizeof(where), "domain ", sd->id,
+                    sd->incarnation);
         sd->nr_vcpus = (unsigned int)xa_json_len(xa_json_get(d, "vcpus"));
         if ( !all )
             continue;

@@ -19,6 +19,7 @@
 
 #include "model-private.h"
 #include "stats/stats-private.h"
+#include "util/util-private.h"
 
 /* qsort() of n elements; an empty array may be NULL (qsort's may not). */
 static void sort_any(void *base, size_t n, size_t size,
@@ -500,17 +501,17 @@ static int add_domain(struct in_ctx *c, const struct xa_json_value *x)
     const struct xa_json_value *g = xa_json_get(x, "grant_ops");
     const struct xa_json_value *p = xa_json_get(x, "pod");
     unsigned int j;
-    uint64_t id, inc = 1;
+    uint64_t id;
+    unsigned int inc;
     int rc;
 
     if ( !get_u64(x, "id", &id) )
         return say(c, "a domain without its id", NULL), XA_E_INVAL;
     /* An id's incarnations (DOMAIN_REUSED) stay apart. */
-    if ( xa_json_get(x, "incarnation") &&
-         (!get_u64(x, "incarnation", &inc) || !inc || inc > UINT32_MAX) )
+    if ( !xa_json_incarnation(x, &inc) )
         return say(c, "a domain with a bad incarnation", NULL), XA_E_INVAL;
     for ( j = 0; j < s->nr_domains && !d; j++ )
-        if ( s->domains[j].id == id && s->domains[j].incarnation == inc - 1 &&
+        if ( s->domains[j].id == id && s->domains[j].incarnation == inc &&
              (s->domains[j].host == host ||
               (host && s->domains[j].host &&
                !strcmp(s->domains[j].host, host))) )
@@ -520,7 +521,7 @@ static int add_domain(struct in_ctx *c, const struct xa_json_value *x)
         if ( !(d = grow1((void **)&s->domains, &s->nr_domains, sizeof(*d))) )
             return XA_E_NOMEM;
         d->id = (unsigned int)id;
-        d->incarnation = (unsigned int)(inc - 1);
+        d->incarnation = inc;
         d->host = host ? keep(c->m, host) : NULL;
         d->kind = "guest";
         if ( (host && !d->host) || new_stats(s, d->rs, XA_DRS_NR) )

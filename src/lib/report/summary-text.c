@@ -13,6 +13,7 @@
 #include <xenalyze/symbols.h>
 
 #include "report-private.h"
+#include "util/util-private.h"
 
 /* Percentiles shown in µs, of xa_stat_pcts[] (p50 p90 p99 p99.9). */
 static const unsigned int shown_pcts[] = { 1, 2, 4, 5 };
@@ -511,10 +512,7 @@ static void render_overview(struct ctx *c)
         char dom[24];
 
         /* An id's later incarnations: d1#2 (its id reused). */
-        if ( d->incarnation )
-            snprintf(dom, sizeof(dom), "d%u#%u", d->id, d->incarnation + 1);
-        else
-            snprintf(dom, sizeof(dom), "d%u", d->id);
+        xa_dom_name(dom, sizeof(dom), "d", d->id, d->incarnation);
         if ( d->nr_vcpus > 1 && d->all )
         {
             snprintf(name, sizeof(name), "%s (%u vCPUs)", dom, d->nr_vcpus);

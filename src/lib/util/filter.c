@@ -1,11 +1,23 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The selection filter: parsing and tests (see filter.h).
+ * The selection filter: parsing and tests (see filter.h); and the names
+ * of domains it selects (util-private.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <xenalyze/filter.h>
+
+#include "util-private.h"
+
+int xa_dom_name(char *buf, size_t len, const char *prefix, unsigned int id,
+                unsigned int incarnation)
+{
+    if ( incarnation )
+        return snprintf(buf, len, "%s%u#%u", prefix, id, incarnation + 1);
+    return snprintf(buf, len, "%s%u", prefix, id);
+}
 
 void xa_filter_init(struct xa_filter *f)
 {

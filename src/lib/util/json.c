@@ -12,6 +12,8 @@
 
 #include <xenalyze/json.h>
 
+#include "util-private.h"
+
 struct xa_json_value {
     uint8_t type;                   /* enum xa_json_type */
     bool b;
@@ -670,6 +672,18 @@ uint64_t xa_json_get_u64(const struct xa_json_value *obj, const char *key,
     uint64_t r;
 
     return xa_json_u64(xa_json_get(obj, key), &r) ? r : dflt;
+}
+
+bool xa_json_incarnation(const struct xa_json_value *dom,
+                         unsigned int *incarnation)
+{
+    const struct xa_json_value *v = xa_json_get(dom, "incarnation");
+    uint64_t n = 1;
+
+    if ( v && (!xa_json_u64(v, &n) || !n || n > UINT32_MAX) )
+        return false;
+    *incarnation = (unsigned int)(n - 1);
+    return true;
 }
 
 const char *xa_json_get_str(const struct xa_json_value *obj, const char *key)

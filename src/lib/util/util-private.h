@@ -5,8 +5,11 @@
 #ifndef UTIL_PRIVATE_H
 #define UTIL_PRIVATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct xa_json_value;
 
 /**
  * xa_grow - grow an array geometrically so that index need is valid
@@ -75,5 +78,23 @@ static inline struct xa_idx_ent *xa_idx_next(const struct xa_idx *x,
 {
     return &x->tab[(uint32_t)(e - x->tab + 1) & x->mask];
 }
+
+/*
+ * A domain's name: prefix and id ("d1"), and for the later domains of a
+ * reused id (DOMAIN_REUSED) their incarnation counted from 1 ("d1#2"),
+ * as the text summary, xenalyze diff, --exits and the timeline name it.
+ * incarnation: the summary's (0: the id's first domain).  Returns what
+ * snprintf() returns.
+ */
+int xa_dom_name(char *buf, size_t len, const char *prefix, unsigned int id,
+                unsigned int incarnation);
+
+/*
+ * A JSON summary's domain's "incarnation" (absent: 1, the id's first
+ * domain) as the summary's incarnation (0, 1, ...); false when it is
+ * there but not an integer from 1 to 2^32 - 1.
+ */
+bool xa_json_incarnation(const struct xa_json_value *dom,
+                         unsigned int *incarnation);
 
 #endif /* UTIL_PRIVATE_H */
