@@ -127,6 +127,7 @@ struct xa_runstate_event {
     uint64_t cycles;                /* counted (window applied) */
     uint64_t first_tsc;             /* the trace's time 0 */
     uint64_t trace_hz;              /* the trace's clock record, or 0 */
+    unsigned int incarnation;       /* the domain's, as the summary's */
 };
 
 /* What the cr3 callback tells (model option cr3). */
@@ -182,6 +183,11 @@ struct xa_exit_event {
      * (vmcall, intr, hlt, other); Arm: other.
      */
     uint8_t short_kind;
+    /*
+     * The domain's incarnation, as the summary's (0; n: the (n+1)th
+     * domain of its id, DOMAIN_REUSED).
+     */
+    unsigned int incarnation;
 };
 
 /*
@@ -276,6 +282,14 @@ struct xa_model_observer {
     void (*runstate_done)(void *arg, const struct xa_runstate_event *ev);
     /* x86 HVM guest page tables (model option cr3). */
     void (*cr3)(void *arg, const struct xa_cr3_event *ev);
+    /*
+     * A domain id is reused by a new domain (DOMAIN_REUSED) at tsc: the
+     * old one's vCPUs have gone offline, and from here the id's
+     * callbacks are the new one's, the summary's incarnation (1: the
+     * id's second domain, ...).
+     */
+    void (*domain_reused)(void *arg, unsigned int dom,
+                          unsigned int incarnation, uint64_t tsc);
 };
 
 XA_API int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,

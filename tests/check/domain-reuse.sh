@@ -4,8 +4,12 @@
 # the second.  Every output keys domains by id and incarnation, as the
 # text does: the JSON summary (d1, then d1 "incarnation": 2), the CSV
 # summary (its incarnation column: 1, 2), xenalyze merge (the two kept
-# apart, each doubled when a summary is merged with itself) and xenalyze
-# diff (scopes d1 and d1#2, from traces and from JSON summaries alike).
+# apart, each doubled when a summary is merged with itself), xenalyze
+# diff (scopes d1 and d1#2, from traces and from JSON summaries alike),
+# the per-exit and runstate rows (--exits, --runstates: their incarnation
+# column, CSV and JSON Lines) and the Perfetto timeline (processes "d1
+# (PV)" and "d1#2 (HVM)", threads d1v0 and d1#2v0, each adding up to its
+# incarnation in the summary; needs protoc and Perfetto's schema).
 # The first incarnation's hypercalls are the first trace's truth, the
 # second's exits (count, cycles, min, max, sub-keys) the second's.
 . tests/check/lib.sh
@@ -47,6 +51,19 @@ $XA merge --format=csv "$TMP/a.json" "$TMP/a.json" > "$TMP/m.csv"
 $XA diff --format=json "$TMP/a.xt" "$TMP/b.xt" > "$TMP/d.json"
 $XA diff --format=json "$TMP/a.json" "$TMP/b.json" > "$TMP/dj.json"
 $XA diff "$TMP/a.xt" "$TMP/b.xt" > "$TMP/d.txt"
+$XA --exits="$TMP/ex.csv" --runstates="$TMP/rs.csv" "$TMP/a.xt" 2> /dev/null
+$XA --exits="$TMP/ex.jsonl" --runstates="$TMP/rs.jsonl" --exits-format=jsonl \
+    "$TMP/a.xt" 2> /dev/null
+P=$SHARED/reference/perfetto
+if command -v protoc > /dev/null 2>&1 && [ -f "$P/perfetto_trace.proto" ]; then
+    $XA --perfetto="$TMP/a.pb" "$TMP/a.xt" 2> /dev/null
+    protoc --decode=perfetto.protos.Trace -I "$P" "$P/perfetto_trace.proto" \
+        < "$TMP/a.pb" > "$TMP/a.pbtxt"
+    python3 tests/tools/perfetto-check.py "$TMP/a.pbtxt" \
+        --summary "$TMP/a.json"
+else
+    echo "perfetto: not checked (no protoc or no $P)"
+fi
 python3 - "$TMP" <<'PY'
 import csv, json, sys
 t = sys.argv[1]
@@ -150,9 +167,62 @@ dj = ld("dj.json")
 for x in (dd, dj):
     x.pop("a"); x.pop("b")
 ok(dd == dj, "diff of the JSON summaries differs from the traces'")
+
+# --exits: d1#2's rows are the second trace's exits, d1's none; JSON
+# Lines the same rows as the CSV.
+def rows_of(name):
+    if name.endswith(".csv"):
+        r = list(csv.reader(open(t + "/" + name)))
+        return [dict(zip(r[0], [int(x) if x.lstrip("-").isdigit() else x
+                                for x in row])) for row in r[1:]], r[0]
+    r = [json.loads(l) for l in open(t + "/" + name)]
+    return r, list(r[0]) if r else []
+ex, hdr = rows_of("ex.csv")
+ok(hdr[-1] == "incarnation", "exits: columns %r" % hdr)
+ok(rows_of("ex.jsonl")[0] == ex, "exits: JSON Lines and CSV differ")
+got = {}
+for r in ex:
+    if r.get("domain") == 1:
+        g = got.setdefault((r.get("incarnation"), r["vcpu"], r["reason"]),
+                           [0, 0, None, 0])
+        g[0] += 1
+        g[1] += r["cycles"]
+        g[2] = r["cycles"] if g[2] is None else min(g[2], r["cycles"])
+        g[3] = max(g[3], r["cycles"])
+want = {(2, 0, c): list(v) for (c, k), v in exits(dom1(vmx)).items() if not k}
+ok(got == want, "exits: d1's rows %r, want %r" % (got, want))
+# --runstates: per incarnation, the summary's runstates.
+rs, hdr = rows_of("rs.csv")
+ok(hdr[-1] == "incarnation", "runstates: columns %r" % hdr)
+ok(rows_of("rs.jsonl")[0] == rs, "runstates: JSON Lines and CSV differ")
+got = {}
+for r in rs:
+    if r.get("domain") == 1:
+        g = got.setdefault((r.get("incarnation"), r["state"]), [0, 0])
+        g[0] += 1
+        g[1] += r["cycles"]
+want = {}
+for inc, d in ((1, d1[0]), (2, d1[1])):
+    for st, v in d["vcpus"][0]["runstates"].items():
+        if v["count"] and st in ("running", "runnable", "blocked", "offline", "lost"):
+            want[(inc, st)] = [v["count"], v["cycles"]]
+ok(got == want, "runstates: d1's rows %r, want %r" % (got, want))
+ok(len({k[0] for k in got}) == 2, "runstates: incarnations %r" % got)
+# The timeline: a process and a thread per incarnation (its sums are
+# checked against the summary by perfetto-check.py above).
+import os, re
+if os.path.exists(t + "/a.pbtxt"):
+    txt = open(t + "/a.pbtxt", encoding="latin-1").read()
+    procs = sorted(set(re.findall(r'process_name: "(d1[ #][^"]*)"', txt)))
+    threads = sorted(set(re.findall(r'thread_name: "(d1[v#][^"]*)"', txt)))
+    ok(procs == ["d1 (PV)", "d1#2 (HVM)"], "perfetto: processes %r" % procs)
+    ok(threads == ["d1#2v0", "d1v0"], "perfetto: threads %r" % threads)
+    exits_tracks = sorted(set(re.findall(r'name: "(d1\S* exits)"', txt)))
+    ok(exits_tracks == ["d1#2v0 exits"], "perfetto: exit tracks %r" % exits_tracks)
 if bad:
     sys.exit("\n".join(bad))
-print("d1: %d hypercalls; d1#2: %d exits, in JSON, CSV, merge and diff" %
+print("d1: %d hypercalls; d1#2: %d exits, in JSON, CSV, merge, diff, "
+      "--exits, --runstates and the timeline" %
       (sum(hyp.values()), sum(e["count"] for e in dom1(vmx)["exits"])))
 PY
 grep -q "^ d1#2 *IO_INSTRUCTION \[0x1e\] *!" "$TMP/d.txt"

@@ -19,8 +19,9 @@ import sys
 
 COLUMNS = ["time_ns", "pcpu", "domain", "vcpu", "arch", "reason",
            "reason_name", "key", "key_name", "rip", "cycles", "ns",
-           "closed_by"]
-INTS = ("time_ns", "pcpu", "domain", "vcpu", "reason", "cycles", "ns")
+           "closed_by", "incarnation"]
+INTS = ("time_ns", "pcpu", "domain", "vcpu", "reason", "cycles", "ns",
+        "incarnation")
 
 
 def read_rows(path):
@@ -58,7 +59,7 @@ def main():
     for d in summ["domains"]:
         for v in d["vcpus"]:
             for e in v.get("exits", []):
-                k = (d["id"], v["id"], e["code"])
+                k = (d["id"], d.get("incarnation", 1), v["id"], e["code"])
                 want[k] = (e["count"], e["cycles"], e["min"], e["max"])
                 for s in e.get("sub", []):
                     if s.get("capped"):
@@ -78,7 +79,7 @@ def main():
         if hz and r["ns"] != r["cycles"] * 10**9 // hz:
             bad.append("%d: ns %d for %d cycles at %d Hz"
                        % (n, r["ns"], r["cycles"], hz))
-        k = (r["domain"], r["vcpu"], r["reason"])
+        k = (r["domain"], r["incarnation"], r["vcpu"], r["reason"])
         c, t, lo, hi = got.get(k, (0, 0, None, None))
         cy = r["cycles"]
         got[k] = (c + 1, t + cy, cy if lo is None else min(lo, cy),
@@ -92,9 +93,9 @@ def main():
     # Keys beyond the summary's list go to its capped row.
     folded = {}
     for sk, (c, t) in list(got_sub.items()):
-        if sk not in want_sub and sk[:3] in capped:
-            fc, ft = folded.get(sk[:3], (0, 0))
-            folded[sk[:3]] = (fc + c, ft + t)
+        if sk not in want_sub and sk[:4] in capped:
+            fc, ft = folded.get(sk[:4], (0, 0))
+            folded[sk[:4]] = (fc + c, ft + t)
             del got_sub[sk]
     for k, v in folded.items():
         got_sub[k + ("other",)] = v

@@ -28,6 +28,7 @@ import re
 import sys
 
 LINE = re.compile(r'^\s*(\w+)(?::\s*(.*?))?\s*(\{)?\s*$')
+VCPU = re.compile(r'd(\d+)(?:#(\d+))?v(\d+)$')
 
 
 def unquote(s):
@@ -249,13 +250,15 @@ def add(tab, key, cycles):
 
 def compare(res, summary):
     tracks = res['tracks']
-    vcpu_of = {}           # thread or exits track -> (dom, vcpu)
+    vcpu_of = {}           # thread or exits track -> (dom, inc, vcpu)
     # Exits are compared by code (the truth has no names), per vCPU.
     pcpu_of = {}
     for uuid, d in tracks.items():
         for th in d.get('thread', []):
-            m = re.match(r'd(\d+)v(\d+)$', one(th, 'thread_name'))
-            vcpu_of[uuid] = (int(m.group(1)), int(m.group(2)))
+            # dDvV, dD#IvV: a reused id's Ith domain (DOMAIN_REUSED).
+            m = VCPU.match(one(th, 'thread_name'))
+            vcpu_of[uuid] = (int(m.group(1)), int(m.group(2) or 1),
+                             int(m.group(3)))
         m = re.match(r'pCPU (\d+)$', one(d, 'name', ''))
         if m:
             pcpu_of[uuid] = int(m.group(1))
@@ -286,7 +289,7 @@ def compare(res, summary):
         if dom['id'] == 32767:
             continue
         for v in dom.get('vcpus', []):
-            key = (dom['id'], v['id'])
+            key = (dom['id'], dom.get('incarnation', 1), v['id'])
             for x in v.get('exits', []):
                 want_exit[key + (x['code'],)] = [x['count'], x['cycles']]
                 for s in x.get('sub', []):
@@ -326,7 +329,7 @@ def compare(res, summary):
     return ('%d exit slices (%d vCPU-reason pairs, %d keys), '
             '%d runstate slices%s agree with the summary'
             % (n(got_exit), len(got_exit), len(got_sub),
-               n({k: v for k, v in got_rs.items() if k[2] != 'runnable'}),
+               n({k: v for k, v in got_rs.items() if k[-1] != 'runnable'}),
                ', %d pCPU slices' % n(got_pcpu) if 'pcpus' in summary
                else ' (no pCPU figures to compare)'))
 
@@ -341,13 +344,13 @@ def check_filter(res, window, domains):
         n += 1
     for uuid, d in res['tracks'].items():
         for th in d.get('thread', []):
-            m = re.match(r'd(\d+)v\d+$', one(th, 'thread_name'))
+            m = VCPU.match(one(th, 'thread_name'))
             if domains and int(m.group(1)) not in domains:
                 raise Fail('thread %s not selected' % one(th, 'thread_name'))
     pcpu = {u for u, d in res['tracks'].items()
             if one(d, 'name', '').startswith('pCPU ')}
     for track, name, b, e, args in res['slices']:
-        m = re.match(r'd(\d+)v\d+$', name)
+        m = VCPU.match(name)
         if track in pcpu and m and domains and int(m.group(1)) not in domains:
             raise Fail('pCPU slice %s not selected' % name)
     clipped = sum(1 for s in res['slices'] if s[4].get('clipped'))

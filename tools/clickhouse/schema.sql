@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS xenalyze.exits (
     rip         String,         -- guest RIP/PC at the exit, hex ('0x...')
     cycles      UInt64,         -- exit to close, in the trace's clock
     ns          UInt64,         -- the same in ns (cycles / traces.cpu_hz)
-    closed_by   String          -- 'entry' or 'runnable'
+    closed_by   String,         -- 'entry' or 'runnable'
+    incarnation UInt16 DEFAULT 1 -- the domain's: 2, 3, ... when its id was reused
 ) ENGINE = MergeTree
 PARTITION BY trace_id
 ORDER BY (host, reason, domain, vcpu, ts_ns);
@@ -42,7 +43,8 @@ CREATE TABLE IF NOT EXISTS xenalyze.runstates (
     state       String,         -- running, runnable, blocked, offline, lost
     runnable    String,         -- runnable: wake, preempt, other; else ''
     cycles      UInt64,
-    ns          UInt64
+    ns          UInt64,
+    incarnation UInt16 DEFAULT 1 -- the domain's, as in exits
 ) ENGINE = MergeTree
 PARTITION BY trace_id
 ORDER BY (host, state, domain, vcpu, ts_ns);

@@ -390,6 +390,7 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
                              ? m->win_lo : v->state_tsc,
                 .cycles = c,
                 .first_tsc = m->first_tsc, .trace_hz = m->clock_hz,
+                .incarnation = d->incarnation,
             };
 
             m->obs.runstate_done(m->obs.arg, &ev);
@@ -1032,6 +1033,7 @@ static void exit_done(struct xa_model *m, const struct vcpu *v, uint64_t tsc,
         .first_tsc = m->first_tsc, .trace_hz = m->clock_hz,
         .short_kind = v->type == VT_HVM ? (uint8_t)hvm_short_kind(v)
                                         : XA_SHORT_OTHER,
+        .incarnation = v->d->incarnation,
     };
 
     m->obs.exit_done(m->obs.arg, &ev);
@@ -1140,6 +1142,8 @@ static struct vcpu *domain_reincarnate(struct xa_model *m, struct pcpu *p,
     if ( !nv )
         return NULL;
     nv->d->incarnation = old->incarnation + 1;
+    if ( OBS(m, domain_reused) )
+        m->obs.domain_reused(m->obs.arg, old->id, nv->d->incarnation, tsc);
     vcpu_next_update(m, p, nv, tsc);
     return nv;
 }

@@ -128,11 +128,17 @@ static void fan_w2h(void *arg, unsigned int dom, unsigned int vcpu,
              cycles);
 }
 
+static void fan_domain_reused(void *arg, unsigned int dom,
+                              unsigned int incarnation, uint64_t tsc)
+{
+    FOR_EACH((struct xa_model *)arg, domain_reused, dom, incarnation, tsc);
+}
+
 /* m->obs from the list: the member itself, or the fan-out. */
 static void observers_settle(struct xa_model *m)
 {
     struct xa_model_observer *o = &m->obs;
-    bool any[18] = { false };
+    bool any[19] = { false };
     unsigned int i;
 
     memset(o, 0, sizeof(*o));
@@ -163,6 +169,7 @@ static void observers_settle(struct xa_model *m)
         any[15] |= l->intr != NULL;
         any[16] |= l->runstate_done != NULL;
         any[17] |= l->cr3 != NULL;
+        any[18] |= l->domain_reused != NULL;
     }
     o->arg = m;
     o->domain_new = any[0] ? fan_domain_new : NULL;
@@ -183,6 +190,7 @@ static void observers_settle(struct xa_model *m)
     o->intr = any[15] ? fan_intr : NULL;
     o->runstate_done = any[16] ? fan_runstate_done : NULL;
     o->cr3 = any[17] ? fan_cr3 : NULL;
+    o->domain_reused = any[18] ? fan_domain_reused : NULL;
 }
 
 void xa_model_set_observer(struct xa_model *m,

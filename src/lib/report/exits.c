@@ -13,8 +13,8 @@
 #include <xenalyze/exits.h>
 
 #define HEADER "time_ns,pcpu,domain,vcpu,arch,reason,reason_name,key," \
-               "key_name,rip,cycles,ns,closed_by"
-#define RS_HEADER "time_ns,domain,vcpu,state,runnable,cycles,ns"
+               "key_name,rip,cycles,ns,closed_by,incarnation"
+#define RS_HEADER "time_ns,domain,vcpu,state,runnable,cycles,ns,incarnation"
 
 /* A row held until the clock rate is known. */
 struct pending {
@@ -216,6 +216,19 @@ static void time_field(struct xa_exits *ex, uint64_t tsc, uint64_t first)
     xa_out_char(o, ',');
 }
 
+/* The domain's incarnation (1, 2, ... as its id is reused), the row's end. */
+static void incarnation_end(struct xa_exits *ex, unsigned int incarnation)
+{
+    struct xa_out *o = ex->out;
+
+    if ( ex->o.format == XA_EXITS_JSONL )
+        xa_out_str(o, "\"incarnation\":");
+    xa_out_u64(o, incarnation + 1u);
+    xa_out_str(o, ex->o.format == XA_EXITS_JSONL ? "}\n" : "\n");
+    ex->rows++;
+    xa_out_maybe_flush(o);
+}
+
 static const char *const runnable_names[] = {
     [XA_RS_RUNNABLE_WAKE] = "wake",
     [XA_RS_RUNNABLE_PREEMPT] = "preempt",
@@ -226,7 +239,6 @@ static void write_rs_row(struct xa_exits *ex,
                          const struct xa_runstate_event *ev)
 {
     struct xa_out *o = ex->out;
-    bool json = ex->o.format == XA_EXITS_JSONL;
 
     time_field(ex, ev->start_tsc, ev->first_tsc);
     num_field(ex, o, "domain", ev->dom);
@@ -237,12 +249,8 @@ static void write_rs_row(struct xa_exits *ex,
                ev->runnable <= XA_RS_RUNNABLE_OTHER
                ? runnable_names[ev->runnable] : "");
     num_field(ex, o, "cycles", ev->cycles);
-    if ( json )
-        xa_out_str(o, "\"ns\":");
-    xa_out_u64(o, ns_of(ev->cycles, ex->hz));
-    xa_out_str(o, json ? "}\n" : "\n");
-    ex->rows++;
-    xa_out_maybe_flush(o);
+    num_field(ex, o, "ns", ns_of(ev->cycles, ex->hz));
+    incarnation_end(ex, ev->incarnation);
 }
 
 static void write_row(struct xa_exits *ex, const struct xa_exit_event *ev)
@@ -271,9 +279,8 @@ static void write_row(struct xa_exits *ex, const struct xa_exit_event *ev)
         xa_out_str(o, "\"closed_by\":\"");
     xa_out_str(o, ev->closed_by == XA_CLOSED_BY_RUNNABLE ? "runnable"
                                                          : "entry");
-    xa_out_str(o, json ? "\"}\n" : "\n");
-    ex->rows++;
-    xa_out_maybe_flush(o);
+    xa_out_str(o, json ? "\"," : ",");
+    incarnation_end(ex, ev->incarnation);
 }
 
 /* The rate is known (or will never be): the rows held, then as they come. */

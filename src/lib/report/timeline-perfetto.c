@@ -104,8 +104,17 @@ enum {
 };
 
 #define UUID(key, type) (((uint64_t)(key) << 3) | (type))
-#define VKEY(d, v) ((uint32_t)(d) << 12 | (v))
+/* A vCPU's and a domain's keys: an id's incarnations apart. */
+#define VKEY(d, v, inc) ((uint64_t)(inc) << 28 | (uint32_t)(d) << 12 | (v))
+#define DKEY(d, inc) ((uint64_t)(inc) << 16 | (d))
 #define PID_BASE 100000             /* pid: 100000 + domain id */
+/*
+ * pid of the later domains of a reused id (DOMAIN_REUSED): 140000 + n
+ * for the nth reuse, at most PID_REUSED_MAX (the model makes 4096
+ * domains at most), so that every tid fits in 31 bits.
+ */
+#define PID_REUSED 140000
+#define PID_REUSED_MAX 70000u
 #define TID_MUL 10000               /* tid: pid * 10000 + vCPU id */
 #define VCPU_ID_MAX 4095u           /* as the model's */
 #define GROUP_PCPUS 0
@@ -261,6 +270,7 @@ struct tl_pcpu {
 
 struct tl_vcpu {
     uint16_t dom, id;
+    uint32_t inc;                   /* the domain's incarnation */
     bool described, exits_described, selected;
     struct slice rs;                /* code: enum rs_name */
     struct slice ex;                /* code: exit code; aux: rip */
@@ -282,6 +292,8 @@ struct key_slot {
 struct tl_dom {
     bool known, described, selected;
     uint8_t kind;                   /* enum xa_vcpu_kind */
+    unsigned int inc;               /* incarnation (DOMAIN_REUSED) */
+    int pid;
     struct tl_vcpu **vcpus;
     unsigned int nr_vcpus;
 };
@@ -325,6 +337,7 @@ struct xa_timeline {
     unsigned int nr_pcpus;
     struct tl_dom *doms;
     unsigned int nr_doms;
+    unsigned int nr_reused;         /* domains of reused ids so far */
     bool groups[2];
     struct {
         bool described;
@@ -675,23 +688,36 @@ static const char *const kind_names[] = {
     [XA_VK_ARM] = "Arm",
 };
 
-/* A domain's process: "dom0 (PV)", "d1 (HVM)", "d2". */
+/* A domain's process: "dom0 (PV)", "d1 (HVM)", "d2", "d1#2 (HVM)". */
 static void describe_domain(struct xa_timeline *tl, unsigned int dom)
 {
     struct tl_dom *d = &tl->doms[dom];
     char name[48];
     const char *kind = kind_names[d->kind];
-    struct desc ds = { .uuid = UUID(dom, T_PROCESS), .name = name,
-                       .pid = PID_BASE + (int)dom, .rank = -1 };
+    struct desc ds = { .uuid = UUID(DKEY(dom, d->inc), T_PROCESS),
+                       .name = name, .pid = d->pid, .rank = -1 };
+    int n;
 
     if ( d->described )
         return;
     d->described = true;
     if ( dom == XA_DOM_DEFAULT )
         kind = "not known yet";     /* vCPUs of CPUs not scheduled yet */
-    snprintf(name, sizeof(name), "%s%u%s%s%s", dom ? "d" : "dom", dom,
-             kind ? " (" : "", kind ? kind : "", kind ? ")" : "");
+    n = xa_dom_name(name, sizeof(name), dom ? "d" : "dom", dom, d->inc);
+    if ( kind && n > 0 && (size_t)n < sizeof(name) )
+        snprintf(name + n, sizeof(name) - (size_t)n, " (%s)", kind);
     describe(tl, &ds);
+}
+
+/* "dDvV", "dD#IvV" for a reused id's later domains. */
+static void vcpu_label(const struct xa_timeline *tl, char *buf, size_t len,
+                       unsigned int dom, unsigned int id)
+{
+    int n = xa_dom_name(buf, len, "d", dom, dom < tl->nr_doms
+                                           ? tl->doms[dom].inc : 0);
+
+    if ( n > 0 && (size_t)n < len )
+        snprintf(buf + n, len - (size_t)n, "v%u", id);
 }
 
 static struct tl_dom *dom_get(struct xa_timeline *tl, unsigned int dom)
@@ -704,6 +730,7 @@ static struct tl_dom *dom_get(struct xa_timeline *tl, unsigned int dom)
     if ( !d->known )
     {
         d->known = true;
+        d->pid = PID_BASE + (int)dom;
         d->selected = !tl->o.filter || xa_filter_domain(tl->o.filter, dom);
     }
     return d;
@@ -735,6 +762,7 @@ static struct tl_vcpu *vcpu_get(struct xa_timeline *tl, unsigned int dom,
             return NULL;
         v->dom = (uint16_t)dom;
         v->id = (uint16_t)id;
+        v->inc = d->inc;
         v->selected = !tl->o.filter || xa_filter_vcpu(tl->o.filter, dom, id);
     }
     return v->selected ? v : NULL;
@@ -742,17 +770,17 @@ static struct tl_vcpu *vcpu_get(struct xa_timeline *tl, unsigned int dom,
 
 static uint64_t thread_track(struct xa_timeline *tl, struct tl_vcpu *v)
 {
-    uint64_t uuid = UUID(VKEY(v->dom, v->id), T_THREAD);
+    uint64_t uuid = UUID(VKEY(v->dom, v->id, v->inc), T_THREAD);
 
     if ( !v->described )
     {
-        char name[24];
-        int pid = PID_BASE + v->dom;
+        char name[40];
+        int pid = tl->doms[v->dom].pid;
         struct desc d = { .uuid = uuid, .name = name, .pid = pid,
                           .tid = (int64_t)pid * TID_MUL + v->id,
                           .rank = -1 };
 
-        snprintf(name, sizeof(name), "d%uv%u", v->dom, v->id);
+        vcpu_label(tl, name, sizeof(name), v->dom, v->id);
         v->described = true;
         describe(tl, &d);
     }
@@ -761,15 +789,18 @@ static uint64_t thread_track(struct xa_timeline *tl, struct tl_vcpu *v)
 
 static uint64_t exits_track(struct xa_timeline *tl, struct tl_vcpu *v)
 {
-    uint64_t uuid = UUID(VKEY(v->dom, v->id), T_EXITS);
+    uint64_t uuid = UUID(VKEY(v->dom, v->id, v->inc), T_EXITS);
 
     if ( !v->exits_described )
     {
-        char name[32];
+        char name[48];
         struct desc d = { .uuid = uuid, .name = name, .rank = -1 };
+        size_t n;
 
         d.parent = thread_track(tl, v);
-        snprintf(name, sizeof(name), "d%uv%u exits", v->dom, v->id);
+        vcpu_label(tl, name, sizeof(name), v->dom, v->id);
+        n = strlen(name);
+        snprintf(name + n, sizeof(name) - n, " exits");
         v->exits_described = true;
         describe(tl, &d);
     }
@@ -779,13 +810,13 @@ static uint64_t exits_track(struct xa_timeline *tl, struct tl_vcpu *v)
 static uint32_t vcpu_name(struct xa_timeline *tl, unsigned int dom,
                           unsigned int id, struct icache *c)
 {
-    char name[24];
+    char name[40];
 
     if ( dom == XA_DOM_IDLE )
         return fixed_name(tl, N_IDLE);
     if ( c && c->gen == tl->gen && c->iid )
         return c->iid;
-    snprintf(name, sizeof(name), "d%uv%u", dom, id);
+    vcpu_label(tl, name, sizeof(name), dom, id);
     if ( !c )
         return intern(tl, NS_EVENT, name);
     return cached(tl, c, NS_EVENT, name);
@@ -967,24 +998,33 @@ static void vcpu_window_open(struct xa_timeline *tl, struct tl_vcpu *v,
         exit_slice_emit(tl, v, tsc, true);
 }
 
-static void vcpu_window_close(struct xa_timeline *tl, struct tl_vcpu *v,
-                              uint64_t tsc)
+/* Ends v's written slices at tsc (clipped: by the window). */
+static void vcpu_slices_end(struct xa_timeline *tl, struct tl_vcpu *v,
+                            uint64_t tsc, bool clipped)
 {
     struct ev e;
 
     /* Exits first: their track hangs below the thread's. */
-    if ( slice_end_ev(tl, &v->ex, &e, UUID(VKEY(v->dom, v->id), T_EXITS),
-                      tsc) )
+    if ( slice_end_ev(tl, &v->ex, &e,
+                      UUID(VKEY(v->dom, v->id, v->inc), T_EXITS), tsc) )
     {
-        ev_arg(tl, &e, A_CLIPPED, AT_BOOL, 1);
+        if ( clipped )
+            ev_arg(tl, &e, A_CLIPPED, AT_BOOL, 1);
         emit(tl, &e);
     }
-    if ( slice_end_ev(tl, &v->rs, &e, UUID(VKEY(v->dom, v->id), T_THREAD),
-                      tsc) )
+    if ( slice_end_ev(tl, &v->rs, &e,
+                      UUID(VKEY(v->dom, v->id, v->inc), T_THREAD), tsc) )
     {
-        ev_arg(tl, &e, A_CLIPPED, AT_BOOL, 1);
+        if ( clipped )
+            ev_arg(tl, &e, A_CLIPPED, AT_BOOL, 1);
         emit(tl, &e);
     }
+}
+
+static void vcpu_window_close(struct xa_timeline *tl, struct tl_vcpu *v,
+                              uint64_t tsc)
+{
+    vcpu_slices_end(tl, v, tsc, true);
 }
 
 static void window_open(struct xa_timeline *tl, uint64_t tsc)
@@ -1017,7 +1057,54 @@ static void window_close(struct xa_timeline *tl, uint64_t tsc, bool clipped)
     tl->in_window = false;
 }
 
+/* A domain's process is described when some vCPU of it was drawn. */
+static void domain_done(struct xa_timeline *tl, unsigned int dom)
+{
+    struct tl_dom *d = &tl->doms[dom];
+    unsigned int j;
+
+    if ( !d->known || !d->selected || d->described )
+        return;
+    for ( j = 0; j < d->nr_vcpus; j++ )
+        if ( d->vcpus[j] && d->vcpus[j]->described )
+        {
+            describe_domain(tl, dom);
+            return;
+        }
+}
+
 /* Observer callbacks */
+
+/*
+ * The id's domain ends (its vCPUs' slices, its process described) and a
+ * new one begins under the id: a process and threads of its own.
+ */
+static void on_domain_reused(void *arg, unsigned int dom,
+                             unsigned int incarnation, uint64_t tsc)
+{
+    struct xa_timeline *tl = arg;
+    struct tl_dom *d = dom < XA_DOM_IDLE ? dom_get(tl, dom) : NULL;
+    unsigned int j;
+
+    if ( !d )
+        return;
+    for ( j = 0; j < d->nr_vcpus; j++ )
+        if ( d->vcpus[j] )
+            vcpu_slices_end(tl, d->vcpus[j], tsc, false);
+    domain_done(tl, dom);
+    for ( j = 0; j < d->nr_vcpus; j++ )
+    {
+        free(d->vcpus[j]);
+        d->vcpus[j] = NULL;
+    }
+    d->described = false;
+    d->kind = XA_VK_NONE;
+    d->inc = incarnation;
+    if ( tl->nr_reused < PID_REUSED_MAX )
+        d->pid = PID_REUSED + (int)tl->nr_reused++;
+    else
+        d->selected = false;
+}
 
 static void on_vcpu_kind(void *arg, unsigned int dom, unsigned int vcpu,
                          enum xa_vcpu_kind kind)
@@ -1119,8 +1206,8 @@ static void on_pcpu_run(void *arg, unsigned int pcpu, unsigned int dom,
     }
     p->run_dom = dom;
     p->run_vcpu = vcpu;
-    pcpu_slice_begin(tl, pcpu, (uint32_t)PS_RUN << 31 | VKEY(dom, vcpu),
-                     tsc, 0);
+    pcpu_slice_begin(tl, pcpu, (uint32_t)PS_RUN << 31 |
+                     (uint32_t)VKEY(dom, vcpu, 0), tsc, 0);
 }
 
 static void on_pcpu_time(void *arg, unsigned int pcpu, uint64_t tsc,
@@ -1153,7 +1240,7 @@ static void on_wake(void *arg, unsigned int dom, unsigned int vcpu,
 {
     struct xa_timeline *tl = arg;
     struct tl_vcpu *v = vcpu_get(tl, dom, vcpu);
-    char name[32];
+    char name[48];
     struct ev e;
 
     if ( !v || !tl->in_window || !pcpu_get(tl, pcpu) )
@@ -1161,7 +1248,8 @@ static void on_wake(void *arg, unsigned int dom, unsigned int vcpu,
     ev_init(tl, &e, TYPE_INSTANT, pcpu_track(tl, pcpu), tsc);
     if ( v->wake.gen != tl->gen || !v->wake.iid )
     {
-        snprintf(name, sizeof(name), "wake d%uv%u", dom, vcpu);
+        memcpy(name, "wake ", 5);
+        vcpu_label(tl, name + 5, sizeof(name) - 5, dom, vcpu);
         cached(tl, &v->wake, NS_EVENT, name);
     }
     e.name = v->wake.iid;
@@ -1301,6 +1389,7 @@ void xa_timeline_observer(struct xa_timeline *tl,
     obs->lost = on_lost;
     obs->exit_discarded = on_exit_discarded;
     obs->anomaly = on_anomaly;
+    obs->domain_reused = on_domain_reused;
 }
 
 /* Records */
@@ -1397,20 +1486,7 @@ int xa_timeline_finish(struct xa_timeline *tl)
     if ( tl->in_window )
         window_close(tl, tl->max_tsc, false);
     for ( i = 0; i < tl->nr_doms; i++ )
-        if ( tl->doms[i].known && tl->doms[i].selected &&
-             !tl->doms[i].described )
-        {
-            unsigned int j;
-
-            /* Described only when some vCPU of it was drawn. */
-            for ( j = 0; j < tl->doms[i].nr_vcpus; j++ )
-                if ( tl->doms[i].vcpus[j] &&
-                     tl->doms[i].vcpus[j]->described )
-                {
-                    describe_domain(tl, i);
-                    break;
-                }
-        }
+        domain_done(tl, i);
     return tl->out->error;
 }
 
