@@ -43,6 +43,12 @@ struct xa_model_opts {
      */
     bool cr3;
     /*
+     * Bytes the observers keep for each guest page table (the interval
+     * tables' copies: xa_plots_cr3_bytes()), charged to the memory
+     * budget with it.
+     */
+    size_t cr3_observer_bytes;
+    /*
      * x86 HVM: MMIO exits to upstream's VGA range (0xa0000-0xbfffe) get
      * no breakdown key, neither their address nor their page (upstream's
      * --mmio-enumeration-skip-vga=1, its default).

@@ -107,6 +107,14 @@ XA_API void xa_plots_record(struct xa_plots *pl, const struct xa_record *rec,
 /* After the trace: the closing line of the interval tables. */
 XA_API void xa_plots_finish(struct xa_plots *pl);
 
+/*
+ * Bytes the interval tables of opts keep for each guest page table the
+ * model tracks (--interval-cr3-*: its entry, in arrays that double), 0
+ * without them: the model's cr3_observer_bytes, so that the memory budget
+ * is charged for them too.
+ */
+XA_API size_t xa_plots_cr3_bytes(const struct xa_plots_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

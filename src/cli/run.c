@@ -316,6 +316,7 @@ int cli_run(const struct cli_opts *o)
     struct xa_model_opts mopts = {
         .hvm_mode = o->hvm_mode, .eip_list = o->eip_list,
         .eip_vector = o->eip_vector, .cr3 = o->cr3,
+        .cr3_observer_bytes = xa_plots_cr3_bytes(&o->plots),
         .mmio_skip_vga = o->mmio_skip_vga,
         .memory_budget = (uint64_t)o->memory_budget_mb << 20,
     };

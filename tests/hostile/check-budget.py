@@ -18,8 +18,9 @@ sample whose histogram group does not fit goes to the nearest one, new
 vCPUs and pCPUs are not modelled: each counted as MEMORY_BUDGET.  Counts
 stay whole where a table holds them: every injection and every exit is
 still counted.  Guest page tables (--with-cr3-enumeration) were charged
-a third of what they take.  Checks: the peak RSS under each budget, the
-anomaly, and the counts."""
+a third of what they take, and the interval tables' copies of them not
+at all.  Checks: the peak RSS under each budget, the anomaly, and the
+counts."""
 import os
 import sys
 import tempfile
@@ -105,6 +106,36 @@ for budget, mb in ((16, 13 + 8 + 8), (64, 13 + 32 + 8)):
     c.ok(1000 < n < 200000 and len(u) == 1 and
          199999 <= n + u[0] <= 200000,
          'cr3-values %d MiB: %d listed, untracked loads %s' % (budget, n, u))
+
+# The interval tables' copy of each tracked value (--interval-cr3-*: an
+# entry of 120 bytes and, for -all, a list slot of 4, in arrays that
+# double: 248 bytes) was bounded by the values the budget admits but not
+# charged: as many values were tracked as without the table (at
+# CR3_COST's 834 bytes: 9,975 under 16 MiB, 160,849 under 256).  Now each
+# is charged both (1,082 bytes), so at most 8 MiB / 1,082 = 7,752 (7,688
+# here) and 124,045 (123,981); the peak RSS under the budget's bound.
+COPY = 2 * (40 + 8 * 10 + 4)
+for budget, mb in ((16, 13 + 8 + 8), (256, 13 + 128 + 8)):
+    # One row, at the end (the trace lasts 8 ms): every value tracked in
+    # its header.
+    args = ['--cpu-hz=1G', '--memory-budget=%d' % budget, '--interval=0.1',
+            '--interval-cr3-schedule-time-all']
+    p = os.path.join(tmp, 'cr3-values')
+    H.write_attack('cr3-values', 400000, p)
+    secs, rss_kb, rc = xarun.measure(args, p)
+    if SAN:
+        mb = 2 * mb + 32
+    c.ok(rc == 0 and rss_kb < mb * 1024, 'cr3 interval %d MiB: status %d, '
+         '%d KB' % (budget, rc, rss_kb))
+    r = xarun.run(args, p, timeout=300)
+    os.unlink(p)
+    lines = r.out.decode().splitlines()
+    n = len(lines[0].split()) - 1 if lines else 0
+    most = (budget << 19) // (834 + COPY)
+    c.ok(r.rc == 0 and 0.95 * most < n <= most and
+         b'MEMORY_BUDGET' in r.out + r.err,
+         'cr3 interval %d MiB: %d values tracked, at most %d' %
+         (budget, n, most))
 
 os.rmdir(tmp)
 c.done()

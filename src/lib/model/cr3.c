@@ -85,7 +85,8 @@ static int cr3_get(struct xa_model *m, struct domain *d, uint64_t gmfn,
         return -1;
     if ( (e = cr3_slot(t, gmfn, h))->val )
         return (int)e->val - 1;
-    if ( t->nr == INT32_MAX || !model_charge(m, CR3_COST, cpu) )
+    if ( t->nr == INT32_MAX ||
+         !model_charge(m, CR3_COST + m->opts.cr3_observer_bytes, cpu) )
         return -1;
     if ( t->nr == t->cap )
     {

@@ -359,6 +359,18 @@ static bool is_cr3_interval(enum xa_interval_kind k)
            k == XA_INTERVAL_CR3_SHORT_SUMMARY;
 }
 
+size_t xa_plots_cr3_bytes(const struct xa_plots_opts *opts)
+{
+    if ( !is_cr3_interval(opts->interval) )
+        return 0;
+    /* Each array at most twice its length. */
+    return 2 * (sizeof(struct plot_cr3) +
+                (opts->interval == XA_INTERVAL_CR3_SCHEDULE_TIME_ALL
+                 ? sizeof(unsigned int) : 0) +
+                (opts->interval == XA_INTERVAL_CR3_SCHEDULE_ORDERED
+                 ? sizeof(struct cr3_rank) : 0));
+}
+
 /* The entry of id, made (empty) if new; NULL when out of memory. */
 static struct plot_cr3 *cr3_entry(struct xa_plots *pl, int id)
 {
