@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """The scale-attack table: each attack of hostile.py at three sizes, with
-the input's size, and the run's wall time and peak RSS from the file
-(whose mapped pages count in the RSS) and through a pipe ($XA; peak RSS
-from /usr/bin/time).  Prints a Markdown table (make hostile-scale).
+the input's size, and the run's wall time, CPU time (user + system) and
+peak RSS from the file (whose mapped pages count in the RSS) and through
+a pipe ($XA; CPU time and peak RSS from /usr/bin/time).  Prints a
+Markdown table (make hostile-scale).
 
   scale.py [--quick] [ATTACK...]
 
@@ -28,6 +29,10 @@ TABLE = [
     ('many-cpus', (4096, 16384, 65536), ['--format=json']),
     ('cr3-values', (100000, 200000, 400000),
      ['--format=json', '--with-cr3-enumeration', '--memory-budget=256']),
+    # The interval table's copies charged too.
+    ('cr3-values', (100000, 200000, 400000),
+     ['--cpu-hz=1G', '--interval=0.1', '--interval-cr3-schedule-time-all',
+      '--memory-budget=256'], 'cr3-values, interval'),
     ('interval-gap', (5, 50, 500), ['--interval=1',
                                     '--interval-domain-total-time-all']),
     ('lost-plot', (500, 1000, 2000), ['--scatterplot-runstate']),
@@ -50,21 +55,25 @@ def main(argv):
     quick = '--quick' in argv
     only = [a for a in argv if not a.startswith('--')]
     tmp = tempfile.mkdtemp()
-    print('| attack | N | input | file: time (s) | file: peak RSS '
-          '| pipe: time (s) | pipe: peak RSS |')
+    print('| attack | N | input | file: time / CPU (s) | file: peak RSS '
+          '| pipe: time / CPU (s) | pipe: peak RSS |')
     print('| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
-    for name, sizes, args in TABLE:
+    for name, sizes, args, *label in TABLE:
         if only and name not in only:
             continue
         for n in sizes[:2] if quick else sizes:
             p = os.path.join(tmp, name)
             H.write_attack(name, n, p)
             size = os.path.getsize(p)
-            row = ['| %s | %d | %s' % (name, n, human(size))]
+            row = ['| %s | %d | %s' % (label[0] if label else name, n,
+                                       human(size))]
             for pipe in (False, True):
-                secs, rss_kb, rc = xarun.measure(args, p, pipe=pipe)
+                secs, rss_kb, rc, cpu = xarun.measure(args, p, pipe=pipe,
+                                                      cpu=True)
                 st = '' if rc in (0, 2) else ' (status %d)' % rc
-                row.append('%.2f%s | %s' % (secs, st, human(rss_kb * 1024)))
+                row.append('%.2f / %s%s | %s' % (
+                    secs, '%.2f' % cpu if cpu is not None else '-', st,
+                    human(rss_kb * 1024)))
             os.unlink(p)
             print(' | '.join(row) + ' |')
             sys.stdout.flush()

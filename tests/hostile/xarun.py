@@ -91,18 +91,19 @@ def run(args, trace=None, pipe=False, timeout=60, feed=None, xa=None,
                secs)
 
 
-def measure(args, path, timeout=600, pipe=False):
+def measure(args, path, timeout=600, pipe=False, cpu=False):
     """Wall seconds, peak RSS (KB) and status of one run from the file,
-    or (pipe) with the file on standard input through a pipe.  Through
-    /usr/bin/time when there is one: a child forked from this Python
-    process counts its pages in its peak (ru_maxrss keeps the high-water
-    mark from before exec)."""
+    or (pipe) with the file on standard input through a pipe; cpu: and
+    its CPU seconds (user + system; None without /usr/bin/time) last.
+    Through /usr/bin/time when there is one: a child forked from this
+    Python process counts its pages in its peak (ru_maxrss keeps the
+    high-water mark from before exec)."""
     if not os.path.exists('/usr/bin/time'):
         r = run(args, path, pipe=pipe, timeout=timeout, keep_out=False)
-        return r.secs, r.rss_kb, r.rc
+        return (r.secs, r.rss_kb, r.rc) + ((None,) if cpu else ())
     with tempfile.TemporaryFile() as err:
         t0 = time.monotonic()
-        cmd = ['/usr/bin/time', '-f', '@@ %M', XA] + list(args) + \
+        cmd = ['/usr/bin/time', '-f', '@@ %M %U %S', XA] + list(args) + \
             ['-' if pipe else path]
         cat = subprocess.Popen(['cat', path], stdout=subprocess.PIPE) \
             if pipe else None
@@ -119,9 +120,13 @@ def measure(args, path, timeout=600, pipe=False):
             cat.wait()
         secs = time.monotonic() - t0
         err.seek(0)
-        lines = [l for l in err.read().decode(errors='replace')
+        lines = [l.split() for l in err.read().decode(errors='replace')
                  .splitlines() if l.startswith('@@ ')]
-        return secs, int(lines[-1].split()[1]) if lines else 0, rc
+        rss = int(lines[-1][1]) if lines else 0
+        if not cpu:
+            return secs, rss, rc
+        return secs, rss, rc, (float(lines[-1][2]) + float(lines[-1][3])
+                               if lines else None)
 
 
 def count(trace, pipe=False, args=()):
