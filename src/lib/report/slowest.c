@@ -5,7 +5,11 @@
  * closes and is among the longest so far, the records of its interval
  * are copied out of the rings: all of its pCPU's, and the other pCPUs'
  * scheduling records.  An exit longer than its pCPU's ring keeps the
- * latest records and says how many are gone.
+ * latest records and says how many are gone.  The interval is the
+ * records fed from the exit's record to the one that closed it, within
+ * the exit's TSCs, in the order they were fed: a file's second pass
+ * (xa_slowest_refill()) then takes the same records as the rings even
+ * where damaged TSCs put records out of time order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +22,7 @@
 
 struct rrec {
     struct xa_record rec;
+    uint64_t seq;                   /* its place among the records fed */
     uint32_t current;               /* dom << 16 | vcpu, XA_DUMP_NO_VCPU */
     uint8_t hvm_mode;
 };
@@ -32,6 +37,7 @@ struct entry {
     uint32_t code;
     uint8_t sub_kind;
     uint64_t sub_val, exit_tsc, tsc;
+    uint64_t open_seq, close_seq;   /* the exit's and the closing record */
     struct rrec *recs;
     unsigned int nr;
     uint64_t missing;               /* records of the interval not kept */
@@ -43,6 +49,7 @@ struct entry {
 struct xa_slowest {
     struct xa_slowest_opts o;
     bool refill;                    /* the second pass over a file */
+    uint64_t seq;                   /* records fed in this pass */
     struct ring *rings;
     unsigned int nr_rings;
     struct entry *top;              /* unordered; n (per reason) at most */
@@ -50,6 +57,7 @@ struct xa_slowest {
     /* Where each vCPU's open exit began: dom << 16 | vcpu -> pCPU. */
     uint32_t open_key[OPEN_HASH];
     uint16_t open_cpu[OPEN_HASH];
+    uint64_t open_seq[OPEN_HASH];
     const struct xa_record *cur;    /* the record being fed */
     const struct xa_model *m;
     uint64_t first_tsc;             /* time 0, for the filter's window */
@@ -108,6 +116,7 @@ static void on_exit_open(void *arg, unsigned int dom, unsigned int vcpu,
         return;
     s->open_key[h] = key;
     s->open_cpu[h] = s->cur->cpu;
+    s->open_seq[h] = s->seq;
 }
 
 /* The index of the entry to replace, or -1 if d does not enter the top. */
@@ -147,7 +156,15 @@ static int slot_for(struct xa_slowest *s, uint32_t code, uint64_t d)
     return -1;
 }
 
-/* Copies the interval's records out of the rings, in time order. */
+/* Whether a record fed at seq belongs to e's interval by place and time. */
+static inline bool in_interval(const struct entry *e, uint64_t seq,
+                               uint64_t tsc)
+{
+    return seq >= e->open_seq && seq <= e->close_seq &&
+           tsc >= e->exit_tsc && tsc <= e->tsc;
+}
+
+/* Copies the interval's records out of the rings, in the order fed. */
 static void capture(struct xa_slowest *s, struct entry *e)
 {
     unsigned int i, cap = s->o.max_records, n = 0;
@@ -173,13 +190,13 @@ static void capture(struct xa_slowest *s, struct entry *e)
         uint64_t first = r->head > s->o.ring ? r->head - s->o.ring : 0;
         uint64_t j = r->head;
 
-        while ( j > first && r->r[(j - 1) % s->o.ring].rec.tsc >= e->exit_tsc )
+        while ( j > first && r->r[(j - 1) % s->o.ring].seq >= e->open_seq )
             j--;
         pos[i] = j;
         if ( i == e->pcpu && j == first && first > 0 )
             e->missing = 1;     /* older records were overwritten */
     }
-    /* Merge the rings on TSC: the pCPU's records, others' scheduling. */
+    /* Merge the rings in the order fed: the pCPU's, others' scheduling. */
     for ( ;; )
     {
         int best = -1;
@@ -188,15 +205,17 @@ static void capture(struct xa_slowest *s, struct entry *e)
         for ( i = 0; i < s->nr_rings; i++ )
         {
             const struct ring *r = &s->rings[i];
+            const struct rrec *x;
 
-            while ( pos[i] < r->head &&
-                    r->r[pos[i] % s->o.ring].rec.tsc <= e->tsc &&
-                    i != e->pcpu &&
-                    !is_sched(r->r[pos[i] % s->o.ring].rec.event) )
-                pos[i]++;
+            for ( ; pos[i] < r->head; pos[i]++ )
+            {
+                x = &r->r[pos[i] % s->o.ring];
+                if ( in_interval(e, x->seq, x->rec.tsc) &&
+                     (i == e->pcpu || is_sched(x->rec.event)) )
+                    break;
+            }
             if ( pos[i] < r->head &&
-                 r->r[pos[i] % s->o.ring].rec.tsc <= e->tsc &&
-                 (!b || r->r[pos[i] % s->o.ring].rec.tsc < b->rec.tsc) )
+                 (!b || r->r[pos[i] % s->o.ring].seq < b->seq) )
             {
                 best = (int)i;
                 b = &r->r[pos[i] % s->o.ring];
@@ -255,6 +274,9 @@ static void on_exit_closed(void *arg, unsigned int dom, unsigned int vcpu,
     e->vcpu = vcpu;
     e->pcpu = s->open_key[h] == key ? s->open_cpu[h]
                                     : (s->cur ? s->cur->cpu : 0);
+    /* An exit whose record was not seen: from the oldest records kept. */
+    e->open_seq = s->open_key[h] == key ? s->open_seq[h] : 0;
+    e->close_seq = s->seq;
     e->code = code;
     e->sub_kind = sub_kind;
     e->sub_val = sub_val;
@@ -286,6 +308,7 @@ void xa_slowest_refill(struct xa_slowest *s)
     unsigned int i;
 
     s->refill = true;
+    s->seq = 0;
     for ( i = 0; i < s->nr_top; i++ )
     {
         s->top[i].nr = 0;
@@ -305,7 +328,7 @@ static void refill_record(struct xa_slowest *s, const struct xa_record *rec,
         struct entry *e = &s->top[i];
         struct rrec *x;
 
-        if ( rec->tsc < e->exit_tsc || rec->tsc > e->tsc || !e->recs ||
+        if ( !in_interval(e, s->seq, rec->tsc) || !e->recs ||
              (rec->cpu != e->pcpu && !is_sched(rec->event)) )
             continue;
         if ( e->nr < cap )
@@ -336,6 +359,7 @@ void xa_slowest_record(struct xa_slowest *s, const struct xa_record *rec,
         return;
     if ( !s->first_tsc && rec->has_tsc )
         s->first_tsc = rec->tsc;
+    s->seq++;
     if ( s->refill )
     {
         refill_record(s, rec, xa_model_pcpu_current(m, rec->cpu, &dom, &vcpu)
@@ -359,6 +383,7 @@ void xa_slowest_record(struct xa_slowest *s, const struct xa_record *rec,
         return;
     x = &r->r[r->head++ % s->o.ring];
     x->rec = *rec;
+    x->seq = s->seq;
     x->current = xa_model_pcpu_current(m, rec->cpu, &dom, &vcpu)
                  ? dom << 16 | vcpu : XA_DUMP_NO_VCPU;
     x->hvm_mode = (uint8_t)xa_model_fmt_ctx(m)->hvm_mode;
