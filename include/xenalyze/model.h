@@ -194,7 +194,19 @@ struct xa_exit_event {
      * domain of its id, DOMAIN_REUSED).
      */
     unsigned int incarnation;
+    /*
+     * x86 HVM shadow paging: what upstream's --scatterplot-unpin-promote
+     * plots of it (XA_EXIT_SH_*, from its shadow records); cr3_id: the
+     * trace-wide id of the vCPU's guest page table (model option cr3),
+     * -1: none.
+     */
+    uint8_t shadow;
+    int cr3_id;
 };
+
+#define XA_EXIT_SH_EARLY_UNSHADOW 0x1u  /* an emulation unshadowed early */
+#define XA_EXIT_SH_UNPIN          0x2u  /* shadow pre-allocation unpinned */
+#define XA_EXIT_SH_PROMOTE        0x4u  /* a page became a page table */
 
 /*
  * What the model tells as it goes, for plots and per-interval tables.

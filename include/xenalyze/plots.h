@@ -33,6 +33,8 @@ extern "C" {
 #define XA_PLOT_WAKE_TO_HALT    (1u << 8)   /* "time cycles" */
 #define XA_PLOT_INTERRUPT_EIP   (1u << 9)   /* "dDvV time rip" */
 #define XA_PLOT_CR3_SWITCH      (1u << 10)  /* "time gmfn" (cr3_ids: id) */
+#define XA_PLOT_UNPIN_PROMOTE   (1u << 11)  /* "time -10|0|2" (cr3_ids: id
+                                               for 2; x86 shadow paging) */
 
 enum xa_interval_kind {
     XA_INTERVAL_NONE,

@@ -745,6 +745,11 @@ const struct cli_option cli_options[] = {
       "time gmfn of each guest page-table switch (with\n"
       "--with-cr3-enumeration: the table's id)", h_plot_cr3,
       XA_PLOT_CR3_SWITCH },
+    { "scatterplot-unpin-promote", 0, NOARG, CLI_G_PLOTS,
+      "time -10|0|2 of shadow paging's early unshadows,\n"
+      "pre-allocation unpins and promotions (with\n"
+      "--with-cr3-enumeration: 2 is the page table's id)", h_plot,
+      XA_PLOT_UNPIN_PROMOTE },
     { "interval", 'i', CLI_ARG_REQ, "SECONDS", CLI_G_PLOTS,
       "length of an --interval-* row (default 1)", h_interval, 0 },
     { "interval-domain-total-time", 0, CLI_ARG_REQ, "D[,D...]", CLI_G_PLOTS,
@@ -810,11 +815,6 @@ const struct cli_option cli_options[] = {
     REFUSED("dump-show-power-states", "it draws C-states into upstream's "
             "per-pCPU state column, which this dump has not; -a prints "
             "the pm_idle_entry/pm_idle_exit records (the pCPU's C-state)"),
-    REFUSED("scatterplot-unpin-promote", "not implemented: it plots "
-            "shadow paging's early unshadows, pre-allocation unpins and "
-            "promotions, from flags of the shadow page-fault records that "
-            "this model does not follow; upstream prints no line on the "
-            "real traces (hardware-paged and PV guests write none)"),
 
     /* Other */
     { "strict", 0, CLI_ARG_OPT, "LEVEL", CLI_G_OTHER,

@@ -14,7 +14,9 @@
 # will do) with gcc -O2, as Xen's tools build it but alone.  SHARED: the
 # shared material (default ../shared).  SYNTH: xentrace-synth (default
 # build/xentrace-synth), which makes the synthetic traces of
-# tests/compat/*.scn for tests/compat/options-synth.txt, at 2.4 GHz.
+# tests/compat/*.scn for tests/compat/options-NAME.txt (NAME.scn's own
+# list, else options-synth.txt), at 2.4 GHz.  ONLY=NAME: that trace or
+# synth-NAME alone.
 # The symbol file has no newline at
 # its end: upstream's reader takes a last empty line for a symbol at
 # 0xdeadbeef and stops ("not properly ordered").
@@ -67,16 +69,20 @@ traces="x86-vmx-credit2-8cpu:2.4G x86-qemu-pv-dom0:2299.999M
 arm64-qemu-credit2-2dom:62.5M"
 SYM=tests/compat/symbols.map
 for tr in $traces; do
+    [ -z "${ONLY:-}" ] || [ "$ONLY" = "${tr%%:*}" ] || continue
     reference "$T/${tr%%:*}.xentrace" "${tr%%:*}" tests/compat/options.txt \
         "${tr#*:}"
 done
 SYNTH=${SYNTH:-build/xentrace-synth}
 for scn in tests/compat/*.scn; do
     name=synth-$(basename "$scn" .scn)
+    [ -z "${ONLY:-}" ] || [ "$ONLY" = "$name" ] || continue
+    list=tests/compat/options-$(basename "$scn" .scn).txt
+    [ -f "$list" ] || list=tests/compat/options-synth.txt
     "$SYNTH" -s "$scn" -o "$tmp/$name.xentrace"
     # The trace these outputs are upstream's reading of (compat-options.sh
     # checks that xentrace-synth still makes it).
     mkdir -p "tests/compat/expected/$name"
     cksum < "$tmp/$name.xentrace" > "tests/compat/expected/$name/trace.cksum"
-    reference "$tmp/$name.xentrace" "$name" tests/compat/options-synth.txt 2.4G
+    reference "$tmp/$name.xentrace" "$name" "$list" 2.4G
 done

@@ -21,13 +21,19 @@ static const char *const exit_kind_names[XK_NR] = {
     [XK_MSR_READ] = "msr_read", [XK_MSR_WRITE] = "msr_write",
     [XK_MMIO] = "mmio", [XK_CR] = "cr", [XK_RDTSC] = "rdtsc",
     [XK_SMC] = "smc", [XK_SYSREG] = "sysreg", [XK_WFE] = "wfe",
+    [XK_SH_FIXUP] = "shadow_fixup", [XK_SH_EMULATE] = "shadow_emulate",
+    [XK_SH_UNSHADOW] = "shadow_unshadow",
 };
+
+#define SHADOW_EXITS (1u << XK_SH_FIXUP | 1u << XK_SH_EMULATE | \
+                      1u << XK_SH_UNSHADOW)
 
 /* Which exit kinds each domain kind can produce. */
 static const uint16_t kind_exits[DK_NR] = {
     [DK_VMX] = 1u << XK_INTR | 1u << XK_CPUID | 1u << XK_HLT |
                1u << XK_HYPERCALL | 1u << XK_IO | 1u << XK_MSR_READ |
-               1u << XK_MSR_WRITE | 1u << XK_MMIO | 1u << XK_CR,
+               1u << XK_MSR_WRITE | 1u << XK_MMIO | 1u << XK_CR |
+               SHADOW_EXITS,
     [DK_SVM] = 1u << XK_INTR | 1u << XK_CPUID | 1u << XK_HLT |
                1u << XK_HYPERCALL | 1u << XK_IO | 1u << XK_MSR_READ |
                1u << XK_MSR_WRITE | 1u << XK_MMIO | 1u << XK_RDTSC,
@@ -76,6 +82,7 @@ void scenario_init(struct scenario *sc)
     sc->seed = 1;
     sc->start_tsc = 1000000000ull;
     sc->arm_format = 2;
+    sc->xen = 17;
     sc->clock_record = -1;
     strcpy(sc->duration_txt, "10ms");
     strcpy(sc->slice_txt, "1ms");
@@ -173,6 +180,17 @@ static int set_dom(struct scenario *sc, const char *key, const char *value,
             return 0;
         }
     }
+    else if ( !strcmp(key, "shadow") )
+    {
+        char *end;
+        unsigned long n = strtoul(value, &end, 0);
+
+        if ( !*end && end != value && (n == 0 || (n >= 2 && n <= 4)) )
+        {
+            d->shadow = (unsigned int)n;
+            return 0;
+        }
+    }
     else if ( !strcmp(key, "exit") )
     {
         char name[32];
@@ -255,6 +273,16 @@ int scenario_set(struct scenario *sc, const char *key, const char *value,
     {
         ok = parse_u64(value, &v) && (v == 1 || v == 2);
         sc->arm_format = (unsigned int)v;
+    }
+    else if ( !strcmp(key, "xen") )
+    {
+        /* "4.N": the record layouts of that release (docs/record-layouts) */
+        unsigned int major, minor;
+        int end = 0;
+
+        ok = sscanf(value, "%u.%u%n", &major, &minor, &end) == 2 &&
+             !value[end] && major == 4 && minor >= 7 && minor <= 99;
+        sc->xen = minor;
     }
     else if ( !strcmp(key, "clock_record") )
     {
@@ -406,6 +434,12 @@ static int finish_dom(struct scenario *sc, struct dom_spec *d, char *err,
                                                     : MAX_HCALL_SPECS];
     unsigned int i;
 
+    if ( d->shadow && d->kind != DK_VMX )
+    {
+        snprintf(err, errlen, "domain %u: shadow paging is for vmx "
+                 "domains", d->id);
+        return -1;
+    }
     if ( dist_parse(&d->run, d->run_txt, sc->hz, err, errlen) ||
          dist_parse(&d->sleep, d->sleep_txt, sc->hz, err, errlen) )
         return -1;
@@ -425,6 +459,12 @@ static int finish_dom(struct scenario *sc, struct dom_spec *d, char *err,
     {
         struct exit_spec *e = &d->exits[i];
 
+        if ( (SHADOW_EXITS & (1u << e->kind)) && !d->shadow )
+        {
+            snprintf(err, errlen, "domain %u: %s exits need shadow = 2, "
+                     "3 or 4", d->id, exit_kind_names[e->kind]);
+            return -1;
+        }
         if ( !(kind_exits[d->kind] & (1u << e->kind)) )
         {
             snprintf(err, errlen, "domain %u: a %s domain has no %s exits",

@@ -309,6 +309,80 @@ static unsigned int pick_hcall(struct sim *s, const struct dom_spec *d)
     return d->hcalls[d->hcall_pick[rng_below(&s->rng, PICK_TAB)]].nr;
 }
 
+/* Appends a guest-sized value: one word, or two (low first) if wide. */
+static void put_val(uint32_t *x, unsigned int *n, uint64_t val, bool wide)
+{
+    x[(*n)++] = (uint32_t)val;
+    if ( wide )
+        x[(*n)++] = (uint32_t)(val >> 32);
+}
+
+/*
+ * A shadow page fault's records (xen/arch/x86/mm/shadow/multi.c, packed
+ * structs): with shadow tracing on, vmx.c writes no PF_XEN record.  Ids
+ * carry the guest's paging levels - 2 in bits 8-9; guest l1es and gfns
+ * are 64-bit from 3 levels, addresses from 4.  A quarter of the fixups
+ * and emulations unpin a top-level shadow first (common.c, a gfn_t: one
+ * of the domain's page tables when it has some).  Path flags
+ * (TRCE_SFLAG_*): promote (bit 9) a third of fixups and a quarter of
+ * emulations, early unshadow (bit 13) a quarter of emulations, with
+ * set_ad/set_a, l1 get_ref and set_changed as noise.  From Xen 4.19 the
+ * emulate_unshadow records end with the flags word too (8765783434).
+ */
+static void emit_shadow(struct sim *s, unsigned int cpu, uint64_t tsc,
+                        const struct svcpu *v, enum exit_kind k)
+{
+    unsigned int lv = v->d->shadow, n = 0;
+    uint32_t lvl = (lv - 2) << 8, x[8], flags = 0, r;
+    uint64_t va, gfn;
+    bool l3 = lv >= 3, l4 = lv == 4;
+
+    va = rng_next(&s->rng) & (l4 ? 0x7ffffffff000ull : 0xbffff000ull);
+    gfn = 0x30000 + rng_below(&s->rng, 0x1000);
+    r = (uint32_t)rng_next(&s->rng);
+    if ( k != XK_SH_UNSHADOW && (r & 3) == 0 )
+    {
+        uint64_t top = v->d->cr3 ? 0x10000 + 0x100ull * v->dom +
+                                   rng_below(&s->rng, v->d->cr3)
+                                 : gfn + 0x1000;
+
+        put_val(x, &n, top, true);
+        emit(s, cpu, EV_SH_PREALLOC_UNPIN, false, tsc, x, n);
+        n = 0;
+    }
+    flags = (r >> 2 & 1) | (r >> 3 & 1) << 2 | (r >> 4 & 1) << 5;
+    if ( k == XK_SH_FIXUP )
+    {
+        if ( (r >> 8) % 3 == 0 )
+            flags |= 1u << 9;
+        put_val(x, &n, gfn << 12 | 0x67, l3);
+        put_val(x, &n, va, l4);
+        x[n++] = flags;
+        emit(s, cpu, EV_SH_FIXUP | lvl, false, tsc, x, n);
+    }
+    else if ( k == XK_SH_EMULATE )
+    {
+        if ( (r >> 12 & 3) == 0 )
+            flags |= 1u << 9;
+        if ( (r >> 14 & 3) == 0 )
+            flags |= 1u << 13;
+        put_val(x, &n, gfn << 12 | 0x67, l3);
+        put_val(x, &n, (gfn + 1) << 12 | 0x63, l3);
+        put_val(x, &n, va, l4);
+        x[n++] = flags;
+        emit(s, cpu, EV_SH_EMULATE | lvl, false, tsc, x, n);
+    }
+    else
+    {
+        put_val(x, &n, gfn, l3);
+        put_val(x, &n, va, l4);
+        if ( s->sc->xen >= 19 )
+            x[n++] = flags;
+        emit(s, cpu, (EV_SH_UNSHADOW_USER + (r >> 16) % 3) | lvl, false,
+             tsc, x, n);
+    }
+}
+
 /* Writes an x86 HVM exit and its handler records (xen/arch/x86/hvm). */
 static void emit_x86_exit(struct sim *s, unsigned int cpu, uint64_t tsc,
                           const struct svcpu *v, enum exit_kind k)
@@ -418,6 +492,11 @@ static void emit_x86_exit(struct sim *s, unsigned int cpu, uint64_t tsc,
         x[1] = (uint32_t)(tsc >> 32);
         emit(s, cpu, EV_HVM_RDTSC, false, tsc, x, 2);
         break;
+    case XK_SH_FIXUP:
+    case XK_SH_EMULATE:
+    case XK_SH_UNSHADOW:
+        emit_shadow(s, cpu, tsc, v, k);
+        break;
     case XK_SMC:
     case XK_SYSREG:
     case XK_WFE:
@@ -499,6 +578,9 @@ static void emit_arm_exit(struct sim *s, unsigned int cpu, uint64_t tsc,
     case XK_MSR_WRITE:
     case XK_CR:
     case XK_RDTSC:
+    case XK_SH_FIXUP:
+    case XK_SH_EMULATE:
+    case XK_SH_UNSHADOW:
     case XK_NR:
     default:
         break;
@@ -592,6 +674,9 @@ static void emit_arm2_exit(struct sim *s, unsigned int cpu, uint64_t tsc,
     case XK_MSR_WRITE:
     case XK_CR:
     case XK_RDTSC:
+    case XK_SH_FIXUP:
+    case XK_SH_EMULATE:
+    case XK_SH_UNSHADOW:
     case XK_NR:
     default:
         break;
@@ -634,6 +719,9 @@ static void emit_arm2_exit(struct sim *s, unsigned int cpu, uint64_t tsc,
     case XK_MSR_WRITE:
     case XK_CR:
     case XK_RDTSC:
+    case XK_SH_FIXUP:
+    case XK_SH_EMULATE:
+    case XK_SH_UNSHADOW:
     case XK_NR:
     default:
         break;

@@ -32,6 +32,12 @@
 #define EV_HVM_IOPORT_WRITE 0x00082216u
 #define EV_HVM_IOMEM_WRITE  0x00082217u
 #define EV_HVM_64           0x100u          /* TRC_64_FLAG */
+/* TRC_SHADOW (| (guest paging levels - 2) << 8 from multi.c) */
+#define EV_SH_FIXUP         0x0040f006u
+#define EV_SH_EMULATE       0x0040f008u
+#define EV_SH_UNSHADOW_USER 0x0040f009u     /* + 0, 1, 2: user, evtinj,
+                                               unhandled */
+#define EV_SH_PREALLOC_UNPIN 0x0040f00du
 #define EV_PV_HYPERCALL_V2  0x0020100du
 /* Xen on Arm, format 2 (docs/arm-trace-events.md): HVM ids. */
 #define EV_HVM_ARM_EXIT     0x00081004u
@@ -148,6 +154,7 @@ enum dom_kind { DK_VMX, DK_SVM, DK_PV, DK_ARM, DK_NR };
 enum exit_kind {
     XK_INTR, XK_CPUID, XK_HLT, XK_HYPERCALL, XK_IO, XK_MSR_READ,
     XK_MSR_WRITE, XK_MMIO, XK_CR, XK_RDTSC, XK_SMC, XK_SYSREG, XK_WFE,
+    XK_SH_FIXUP, XK_SH_EMULATE, XK_SH_UNSHADOW,     /* shadow page faults */
     XK_NR
 };
 
@@ -179,6 +186,8 @@ struct dom_spec {
     double offline;             /* share of blocks that go offline */
     unsigned int cr3;           /* x86 HVM: CR writes load one of this many
                                    page tables (0: CR4 writes) */
+    unsigned int shadow;        /* VMX: shadow paged, the guest's paging
+                                   levels (2, 3, 4); 0: not */
     struct exit_spec exits[MAX_EXIT_SPECS];
     unsigned int nr_exits;
     struct hcall_spec hcalls[MAX_HCALL_SPECS];
@@ -205,6 +214,7 @@ struct scenario {
     uint32_t window;            /* writer window size */
     uint32_t tbuf;              /* Xen ring size (wrap padding) */
     unsigned int arm_format;    /* Arm records: 2 (default) or 1 */
+    unsigned int xen;           /* record layouts of Xen 4.N: N (17) */
     int clock_record;           /* xentrace's clock record: 1, 0, -1 auto */
     struct {
         unsigned int cpu;

@@ -28,6 +28,23 @@ enum {
     H_IOMEM_WRITE = 0x217,
 };
 
+/*
+ * The shadow records of an exit (xen/arch/x86/mm/shadow/multi.c and
+ * common.c), as upstream's shadow_process() takes them: the first page
+ * fault record decides how the exit is handled (emulate, fixup, other);
+ * the path flags come from the last emulate or fixup record.
+ */
+enum sh_fault { SH_NONE, SH_EMULATE, SH_FIXUP, SH_OTHER };
+
+#define SH_NOT_SHADOW       1
+#define SH_FIXUP_REC        6
+#define SH_EMULATE_REC      8
+#define SH_LAST_FAULT       11
+#define SH_PREALLOC_UNPIN   13
+/* multi.c's TRCE_SFLAG_* bits (shadow/private.h) */
+#define SH_FLAG_PROMOTE         (1u << 9)
+#define SH_FLAG_EARLY_UNSHADOW  (1u << 13)
+
 static void note_svm(struct xa_model *m, const struct xa_record *rec,
                      uint32_t code, bool record)
 {
@@ -58,6 +75,9 @@ static void hvm_exit(struct xa_model *m, struct vcpu *v,
     if ( m->opts.cr3 )
         cr3_exit(m, v, rec->tsc);
     v->cr3_write = false;
+    v->sh_fault = SH_NONE;
+    v->sh_unpin = false;
+    v->sh_bits = 0;
     model_exit_open(m, v, rec, code);
 }
 
@@ -177,6 +197,66 @@ static void x86_hvm_record(struct xa_model *m, struct vcpu *v,
 }
 
 /*
+ * TRC_SHADOW, during an open exit of an HVM vCPU.  Records carry the
+ * guest's paging levels - 2 in id bits 8-11; the flags word is at the end
+ * of an emulate record ({gl1e, write_val, va, flags}: word 3, 5 or 6 for
+ * 2, 3 or 4 levels) and of a fixup record ({gl1e, va, flags}: 2, 3, 4).
+ */
+static uint8_t shadow_bits(const struct vcpu *v);
+
+static void x86_shadow_record(struct xa_model *m, const struct xa_record *rec)
+{
+    static const uint8_t emulate_flags[3] = { 3, 5, 6 };
+    static const uint8_t fixup_flags[3] = { 2, 3, 4 };
+    unsigned int minor = rec->event & 0xff;
+    unsigned int levels = (rec->event >> 8) & 0xf;
+    struct vcpu *v = model_guest_vcpu(m, rec, VT_HVM);
+    unsigned int w;
+
+    if ( !v || !v->exit_open || v->type != VT_HVM )
+        return;
+    if ( minor == SH_PREALLOC_UNPIN )
+    {
+        v->sh_unpin = true;
+        v->sh_bits = shadow_bits(v);
+        if ( m->opts.cr3 && rec->nr_extra >= 2 )
+            cr3_unpin(v, rec->extra[0] | (uint64_t)rec->extra[1] << 32);
+        return;
+    }
+    if ( minor < SH_NOT_SHADOW || minor > SH_LAST_FAULT )
+        return;
+    if ( (minor == SH_EMULATE_REC || minor == SH_FIXUP_REC) && levels < 3 )
+    {
+        w = minor == SH_EMULATE_REC ? emulate_flags[levels]
+                                    : fixup_flags[levels];
+        if ( rec->nr_extra <= w )
+            return;     /* a SHORT_RECORD: upstream takes it for none */
+        v->sh_flags = rec->extra[w];
+    }
+    if ( v->sh_fault == SH_NONE )
+        v->sh_fault = minor == SH_EMULATE_REC ? SH_EMULATE
+                      : minor == SH_FIXUP_REC ? SH_FIXUP : SH_OTHER;
+    v->sh_bits = shadow_bits(v);
+}
+
+/* What upstream's --scatterplot-unpin-promote plots of the exit. */
+static uint8_t shadow_bits(const struct vcpu *v)
+{
+    uint8_t b = 0;
+
+    if ( v->sh_fault != SH_EMULATE && v->sh_fault != SH_FIXUP )
+        return 0;
+    if ( v->sh_fault == SH_EMULATE &&
+         (v->sh_flags & SH_FLAG_EARLY_UNSHADOW) )
+        b |= XA_EXIT_SH_EARLY_UNSHADOW;
+    if ( v->sh_unpin )
+        b |= XA_EXIT_SH_UNPIN;
+    if ( v->sh_flags & SH_FLAG_PROMOTE )
+        b |= XA_EXIT_SH_PROMOTE;
+    return b;
+}
+
+/*
  * The key of a TRC_PV_HYPERCALL_V2 or _SUBCALL record: the op, and the
  * sub-operation + 1 in XA_PV_SUBOP_SHIFT's bits when the op has one and
  * it was traced (__trace_hypercall(): word 0 says which arguments follow,
@@ -252,6 +332,7 @@ const struct arch_ops x86_hvm_ops = {
     .hvm_rest = true,
     .virq_mask = 0xff,
     .hvm_record = x86_hvm_record,
+    .class_record = x86_shadow_record,      /* TRC_SHADOW */
 };
 
 const struct arch_ops x86_pv_ops = {

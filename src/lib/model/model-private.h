@@ -207,6 +207,12 @@ struct vcpu {
                                        kept across exits (upstream) */
     bool cr3_write;                 /* this exit wrote CR3 ... */
     uint64_t cr3_write_val;         /* ... this value */
+    /* x86 HVM, every exit: its shadow records (arch-x86.c). */
+    uint8_t sh_fault;               /* enum sh_fault of the first one */
+    bool sh_unpin;                  /* a prealloc_unpin record */
+    uint32_t sh_flags;              /* path flags of the last emulate or
+                                       fixup record */
+    uint8_t sh_bits;                /* what they make of it: XA_EXIT_SH_* */
 
     /* CPU affinity: how long it stayed on a pCPU between migrations. */
     uint64_t pcpu_tsc;              /* arrived on its pCPU; 0: unknown */
@@ -566,7 +572,10 @@ struct arch_ops {
     /* A halt or an injection (with its words) of one of its vCPUs. */
     void (*shared_record)(struct xa_model *m, struct vcpu *v,
                           const struct xa_record *rec);
-    /* A record of the type's own class (TRC_PV, TRC_ARM); NULL: none. */
+    /*
+     * A record of the type's own class (TRC_PV, TRC_ARM, TRC_SHADOW for
+     * x86 HVM); NULL: none.
+     */
     void (*class_record)(struct xa_model *m, const struct xa_record *rec);
 };
 

@@ -1034,6 +1034,8 @@ static void exit_done(struct xa_model *m, const struct vcpu *v, uint64_t tsc,
         .short_kind = v->type == VT_HVM ? (uint8_t)hvm_short_kind(v)
                                         : XA_SHORT_OTHER,
         .incarnation = v->d->incarnation,
+        .shadow = v->sh_bits,
+        .cr3_id = v->cr3_cur >= 0 ? (int)v->d->cr3.v[v->cr3_cur].id : -1,
     };
 
     m->obs.exit_done(m->obs.arg, &ev);
@@ -1327,6 +1329,7 @@ enum ev_kind {
     EV_PV,
     EV_ARM,
     EV_MEM,
+    EV_SHADOW,
 };
 
 static enum ev_kind ev_kind_of(uint32_t ev)
@@ -1347,6 +1350,8 @@ static enum ev_kind ev_kind_of(uint32_t ev)
         return EV_ARM;
     case XA_TRC_MEM >> 16:
         return EV_MEM;
+    case XA_TRC_SHADOW >> 16:
+        return EV_SHADOW;
     default:
         return EV_NONE;
     }
@@ -1443,6 +1448,9 @@ static inline bool feed_handler(struct xa_model *m, struct pcpu *p,
         return true;
     case EV_ARM:
         m->arch[VT_ARM]->class_record(m, rec);
+        return true;
+    case EV_SHADOW:
+        m->arch[VT_HVM]->class_record(m, rec);
         return true;
     case EV_NONE:
         return true;
@@ -1560,6 +1568,7 @@ static void model_feed_full_do(struct xa_model *m,
     case EV_HVM:
     case EV_PV:
     case EV_ARM:
+    case EV_SHADOW:
     default:
         break;
     }

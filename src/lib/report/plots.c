@@ -288,11 +288,46 @@ static void on_exit_closed(void *arg, unsigned int dom, unsigned int vcpu,
 }
 
 /* Upstream's HVM short summary of a domain: its exits' time by kind. */
+/* One point at the exit's time. */
+static void put_point(struct xa_plots *pl, uint64_t tsc, long long y)
+{
+    put_time(pl, tsc);
+    xa_out_char(pl->out, ' ');
+    if ( y < 0 )
+        xa_out_char(pl->out, '-');
+    xa_out_u64(pl->out, y < 0 ? (uint64_t)-y : (uint64_t)y);
+    xa_out_char(pl->out, '\n');
+}
+
+/*
+ * Upstream's shadow_{emulate,fixup}_postprocess(): at the exit's time, -10
+ * for an early unshadow, 0 for a pre-allocation unpin, 2 (with cr3_ids:
+ * the guest page table's id, if one is loaded) for a promotion.
+ */
+static void unpin_promote(struct xa_plots *pl, const struct xa_exit_event *ev)
+{
+    if ( !sel(pl, ev->dom, ev->vcpu, ev->exit_tsc) )
+        return;
+    if ( ev->shadow & XA_EXIT_SH_EARLY_UNSHADOW )
+        put_point(pl, ev->exit_tsc, -10);
+    if ( ev->shadow & XA_EXIT_SH_UNPIN )
+        put_point(pl, ev->exit_tsc, 0);
+    if ( !(ev->shadow & XA_EXIT_SH_PROMOTE) )
+        return;
+    if ( !pl->o.cr3_ids )
+        put_point(pl, ev->exit_tsc, 2);
+    else if ( ev->cr3_id >= 0 )
+        put_point(pl, ev->exit_tsc, ev->cr3_id);
+}
+
 static void on_exit_done(void *arg, const struct xa_exit_event *ev)
 {
     struct xa_plots *pl = arg;
 
-    if ( ev->dom == pl->columns[0] && ev->short_kind < XA_SHORT_NR &&
+    if ( ev->shadow && (pl->o.plots & XA_PLOT_UNPIN_PROMOTE) )
+        unpin_promote(pl, ev);
+    if ( pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY &&
+         ev->dom == pl->columns[0] && ev->short_kind < XA_SHORT_NR &&
          ev->exit_tsc < ev->tsc && sel(pl, ev->dom, ev->vcpu, ev->exit_tsc) )
         pl->short_sum[ev->short_kind] += ev->tsc - ev->exit_tsc;
 }
@@ -510,7 +545,8 @@ void xa_plots_observer(struct xa_plots *pl, struct xa_model_observer *obs)
         obs->exit_open = on_exit_open;
     if ( p & (XA_PLOT_EXTINT_CYCLES | XA_PLOT_IO) )
         obs->exit_closed = on_exit_closed;
-    if ( pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY )
+    if ( pl->o.interval == XA_INTERVAL_DOMAIN_SHORT_SUMMARY ||
+         (p & XA_PLOT_UNPIN_PROMOTE) )
         obs->exit_done = on_exit_done;
     if ( pl->o.interval == XA_INTERVAL_DOMAIN_GUEST_INTERRUPT )
         obs->guest_irq = on_guest_irq;
