@@ -149,6 +149,22 @@ XA_API int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
  */
 XA_API int xa_reader_scan(struct xa_reader *rd);
 
+/**
+ * xa_reader_walk - the next record in file order
+ * @rd: reader, read only through this function
+ * @rec: filled in; valid until the next call
+ *
+ * The records as they lie in the input, window after window, whatever
+ * their CPU: each window's CPU-change record first (event
+ * XA_TRC_TRACE_CPU_CHANGE, no TSC, words: the CPU and the size field as
+ * written, offset: the header's), then its records with their TSCs as
+ * written (TSC-less ones: has_tsc 0, the CPU's previous TSC).  Damage is
+ * skipped and counted as by the other readers.  For a raw view of a trace
+ * (--dump-raw-reads); not to be mixed with xa_reader_next() or a merge on
+ * the same reader.  Returns XA_OK, XA_END, or a negative XA_E_* code.
+ */
+XA_API int xa_reader_walk(struct xa_reader *rd, struct xa_record *rec);
+
 /* The physical CPUs seen so far, in the order they were first seen. */
 XA_API unsigned int xa_reader_nr_cpus(const struct xa_reader *rd);
 XA_API unsigned int xa_reader_cpu_at(const struct xa_reader *rd,

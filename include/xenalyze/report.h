@@ -130,6 +130,19 @@ XA_API int xa_dump_par_finish(struct xa_dump_par *p);
 XA_API void xa_dump_par_free(struct xa_dump_par *p);
 
 /* Anomaly section, text. */
+/**
+ * xa_dump_raw - one record in upstream xenalyze's raw format
+ * @o: output
+ * @prefix: written first ("R p 1 o00000000000020e0 ", "* ")
+ * @rec: the record
+ *
+ * " %7x %d %14s [": event, extra words, TSC in decimal ("-" without one);
+ * the extra words in 7 columns; " ] | "; the record's words as written
+ * (header, TSC, extra; the first 8, a blank column past its end); " |".
+ */
+XA_API void xa_dump_raw(struct xa_out *o, const char *prefix,
+                        const struct xa_record *rec);
+
 XA_API void xa_report_diag_text(const struct xa_diag *diag, struct xa_out *o);
 
 #ifdef __cplusplus

@@ -12,6 +12,7 @@ enum cli_mode {
     CLI_SUMMARY,
     CLI_DUMP,
     CLI_COUNT,
+    CLI_RAW_READS,                  /* --dump-raw-reads */
 };
 
 struct cli_opts {
@@ -29,6 +30,8 @@ struct cli_opts {
     enum xa_hvm_mode_opt hvm_mode;
     bool summary_given;             /* -s: summary after the plots */
     bool dump_given;                /* -a */
+    bool raw_reads;                 /* --dump-raw-reads */
+    bool raw_process;               /* --dump-raw-process */
     struct xa_plots_opts plots;     /* --scatterplot-*, --interval-* */
     unsigned int *plot_domains;     /* plots.domains, owned */
     struct xa_filter filter;        /* --from, --to, --domain, --vcpu */

@@ -86,9 +86,32 @@ static int h_summary(struct cli_opts *o, const struct cli_option *opt,
                      const char *arg)
 {
     (void)opt, (void)arg;
-    if ( !o->dump_given )
+    if ( !o->dump_given && !o->raw_process && o->mode != CLI_RAW_READS )
         o->mode = CLI_SUMMARY;
     o->summary_given = true;
+    return 0;
+}
+
+/*
+ * Upstream's raw views: the records as read (file order here), or as
+ * processed (merge order), in its raw format.
+ */
+static int h_raw_reads(struct cli_opts *o, const struct cli_option *opt,
+                       const char *arg)
+{
+    (void)opt, (void)arg;
+    o->mode = CLI_RAW_READS;
+    o->raw_reads = true;
+    return 0;
+}
+
+static int h_raw_process(struct cli_opts *o, const struct cli_option *opt,
+                         const char *arg)
+{
+    (void)opt, (void)arg;
+    o->raw_process = true;
+    if ( o->mode != CLI_RAW_READS )
+        o->mode = CLI_DUMP;
     return 0;
 }
 
@@ -703,6 +726,18 @@ const struct cli_option cli_options[] = {
     { "show-tsc", 0, NOARG, CLI_G_DUMP,
       "print each record's raw TSC first", h_show_tsc, 0 },
 
+    { "dump-raw-reads", 0, NOARG, CLI_G_DUMP,
+      "every record as read, in file order (CPU-change records\n"
+      "too) in upstream's raw format: R pCPU oOFFSET event words\n"
+      "tsc [extra] | words as written |; nothing else", h_raw_reads, 0 },
+    { "dump-no-processing", 0, NOARG, CLI_G_DUMP,
+      "the same (upstream: --dump-raw-reads without processing)",
+      h_raw_reads, 0 },
+    { "dump-raw-process", 0, NOARG, CLI_G_DUMP,
+      "every record as processed, in time order, in the same\n"
+      "format after \"* \" (with -a: before its dump line)",
+      h_raw_process, 0 },
+
     /* Timeline */
     { "perfetto", 0, CLI_ARG_REQ, "FILE", CLI_G_TIMELINE,
       "write a Perfetto timeline (ui.perfetto.dev) to FILE;\n"
@@ -787,13 +822,6 @@ const struct cli_option cli_options[] = {
     IGNORED_ARG("sample-max", "N"),
 
     /* Upstream options without an equivalent here: refused, exit 1 */
-    REFUSED("dump-raw-reads", "it shows upstream's own reader at work "
-            "(its read-ahead order and buffer contents); --dump-all "
-            "--show-tsc prints every record with its raw TSC"),
-    REFUSED("dump-raw-process", "it shows upstream's own reader at work; "
-            "--dump-all --show-tsc prints every record with its raw TSC"),
-    REFUSED("dump-no-processing", "it shows upstream's own reader at work; "
-            "--count reads and merges without processing"),
     REFUSED_ARG("default-guest-paging-levels", "L", "the records that "
                 "need the guest's paging levels carry them in their event "
                 "ids (shadow and HVM page-fault records) in every Xen this "
@@ -954,6 +982,16 @@ int cli_opts_check(struct cli_opts *o)
     {
         fprintf(stderr, "xenalyze: --scatterplot-* and --interval-* do not "
                 "combine with --dump-all or --count\n");
+        return -1;
+    }
+    if ( o->raw_reads &&
+         (o->mode != CLI_RAW_READS || o->summary_given || o->dump_given || o->raw_process || plots ||
+          o->perfetto || o->exits || o->runstates || o->slowest ||
+          xa_filter_active(&o->filter)) )
+    {
+        fprintf(stderr, "xenalyze: --dump-raw-reads lists the records as "
+                "read, alone (no summary, dump, plot or selection beside "
+                "it)\n");
         return -1;
     }
     if ( o->summary_given && o->mode == CLI_DUMP && strcmp(o->format, "text") )

@@ -115,6 +115,8 @@ struct dump_ctx {
     struct xa_dump *dump;
     struct xa_out *out;
     struct progress *pg;
+    bool lines;                     /* -a: the dump's lines */
+    bool raw;                       /* --dump-raw-process: "* " lines */
 };
 
 static void produce_dump(void *arg, const struct xa_record *rec,
@@ -141,8 +143,13 @@ static void consume_dump(void *arg, const struct xa_record *r,
             .hvm_mode = (enum xa_hvm_mode)(aux[i] >> 32),
         };
 
-        if ( !xa_dump_selects(c->dump, &r[i], (uint32_t)aux[i]) )
+        if ( c->raw && r[i].event != XA_EV_CPU_END )
+            xa_dump_raw(c->out, "* ", &r[i]);
+        if ( !c->lines || !xa_dump_selects(c->dump, &r[i], (uint32_t)aux[i]) )
+        {
+            xa_out_maybe_flush(c->out);
             continue;
+        }
         xa_dump_record_as(c->dump, &r[i], (uint32_t)aux[i], &fmt, c->out);
         xa_out_maybe_flush(c->out);
     }
@@ -300,6 +307,41 @@ static int start_rows(const struct cli_opts *o, const char *path,
     return 0;
 }
 
+/*
+ * --dump-raw-reads: every record as the reader finds it, in file order,
+ * "R p%2u o%016x " then the raw format (xa_dump_raw()).
+ */
+static int raw_reads(const struct cli_opts *o, struct xa_reader *rd,
+                     struct xa_diag *diag, struct xa_out *out,
+                     struct xa_out *err)
+{
+    struct xa_record rec;
+    char prefix[64];
+    int rc;
+
+    while ( (rc = xa_reader_walk(rd, &rec)) == XA_OK )
+    {
+        snprintf(prefix, sizeof(prefix), "R p%2u o%016llx ",
+                 (unsigned int)rec.cpu, (unsigned long long)rec.offset);
+        xa_dump_raw(out, prefix, &rec);
+        xa_out_maybe_flush(out);
+    }
+    if ( rc < 0 )
+    {
+        xa_out_flush(out);
+        fprintf(stderr, "xenalyze: %s: %s\n", o->path, xa_strerror(rc));
+        return 1;
+    }
+    if ( (rc = xa_out_flush(out)) )
+    {
+        fprintf(stderr, "xenalyze: standard output: %s\n", xa_strerror(rc));
+        return 1;
+    }
+    xa_report_diag_text(diag, err);
+    xa_out_flush(err);
+    return finish_status(o, diag);
+}
+
 int cli_run(const struct cli_opts *o)
 {
     struct xa_diag diag, mdiag;
@@ -347,6 +389,11 @@ int cli_run(const struct cli_opts *o)
         goto out;
     }
     progress_init(&pg, o, xa_reader_stats(rd)->bytes);
+    if ( o->mode == CLI_RAW_READS )
+    {
+        status = raw_reads(o, rd, &diag, &out, &err);
+        goto out;
+    }
     /* Exits are named from the first 16 MiB, file or pipe alike. */
     if ( o->mode == CLI_DUMP || o->perfetto || o->exits ||
          o->runstates )
@@ -457,7 +504,7 @@ int cli_run(const struct cli_opts *o)
             (void)xa_merge_read(mg, buf, 256, &rc);
         while ( rc == XA_OK );
     }
-    else if ( o->mode == CLI_DUMP && threads > 1 )
+    else if ( o->mode == CLI_DUMP && threads > 1 && !o->raw_process )
     {
         struct dump_ctx pc = { .model = model };
         struct dump_par_ctx c = { .pg = &pg };
@@ -475,7 +522,8 @@ int cli_run(const struct cli_opts *o)
     else if ( o->mode == CLI_DUMP )
     {
         struct dump_ctx c = { .model = model, .dump = &dump, .out = &out,
-                              .pg = &pg };
+                              .pg = &pg, .lines = o->dump_given,
+                              .raw = o->raw_process };
 
         rc = xa_pipeline_run(mg, threads, o->slice, produce_dump, &c,
                              consume_dump, &c);
@@ -640,7 +688,8 @@ int cli_run(const struct cli_opts *o)
     }
     else
     {
-        if ( o->mode == CLI_DUMP && !o->hz_given && !dump.hz_from_trace )
+        if ( o->mode == CLI_DUMP && o->dump_given && !o->hz_given &&
+             !dump.hz_from_trace )
             xa_out_str(&err, "xenalyze: note: no --cpu-hz given and the "
                        "trace states no clock rate: times assume 2.4 GHz\n");
         xa_report_diag_text(&diag, &err);

@@ -213,6 +213,34 @@ done
 "$XA" --interval=0.25 --interval-domain-total-time-all "$VMX" > "$TMP/b" 2>/dev/null
 [ "$(wc -l < "$TMP/a")" -gt 10 ] && cmp -s "$TMP/a" "$TMP/b" || fail "-i"
 
+# --dump-raw-reads reads as the rest does: from a pipe the file's lines;
+# on the damaged traces of tests/bad the records --count counts (and
+# windows, but for the windows of an impossible CPU, skipped whole)
+for f in "$VMX" tests/bad/*/trace.xentrace; do
+    "$XA" --dump-raw-reads "$f" > "$TMP/ra" 2> /dev/null
+    "$XA" --dump-raw-reads - < "$f" > "$TMP/rb" 2> /dev/null
+    cmp -s "$TMP/ra" "$TMP/rb" || fail "--dump-raw-reads of $f from a pipe"
+    "$XA" --count "$f" > "$TMP/rc" 2> /dev/null
+    r=$(sed -n 's/^data_records //p' "$TMP/rc")
+    w=$(sed -n 's/^windows //p' "$TMP/rc")
+    case $f in *bad-cpu*) w=$((w - 1)) ;; esac
+    [ "$(grep -vc ' 1f003 ' "$TMP/ra") $(grep -c ' 1f003 ' "$TMP/ra")" = "$r $w" ] ||
+        fail "--dump-raw-reads of $f: not --count's $r records, $w windows"
+done
+# --dump-raw-process with -a: each record's raw line before its dump
+# line; with -s: the summary after them
+"$XA" --dump-raw-process -a "$VMX" 2> /dev/null | grep -v '^\* ' > "$TMP/out"
+cmp -s "$TMP/dump" "$TMP/out" || fail "--dump-raw-process -a: not the dump"
+"$XA" --dump-raw-process -a "$VMX" 2> /dev/null | head -4 |
+    sed 's/^\(.\).*/\1/' | tr -d '\n' > "$TMP/out"
+[ "$(cat "$TMP/out")" = "* * " ] || fail "--dump-raw-process -a: order $(cat "$TMP/out")"
+"$XA" --dump-raw-process -s "$VMX" 2> /dev/null > "$TMP/out"
+grep -v '^\* ' "$TMP/out" | cmp -s - "$TMP/plain" &&
+[ "$(grep -c '^\* ' "$TMP/out")" = 180493 ] ||
+    fail "--dump-raw-process -s: not the 180,493 records, then the summary"
+"$XA" --dump-raw-reads -s "$VMX" > "$TMP/out" 2> "$TMP/err"
+[ $? = 1 ] && [ ! -s "$TMP/out" ] || fail "--dump-raw-reads -s accepted"
+
 # --progress: not a terminal, so nothing more on standard error
 "$XA" --progress "$VMX" > "$TMP/out" 2> "$TMP/err"
 "$XA" "$VMX" > /dev/null 2> "$TMP/err0"

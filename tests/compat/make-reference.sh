@@ -16,7 +16,7 @@
 # build/xentrace-synth), which makes the synthetic traces of
 # tests/compat/*.scn for tests/compat/options-NAME.txt (NAME.scn's own
 # list, else options-synth.txt), at 2.4 GHz.  ONLY=NAME: that trace or
-# synth-NAME alone.
+# synth-NAME alone; NAMES="A B": those options alone.
 # The symbol file has no newline at
 # its end: upstream's reader takes a last empty line for a symbol at
 # 0xdeadbeef and stops ("not properly ordered").
@@ -47,6 +47,7 @@ reference() {
     mkdir -p "$OUT/$name"
     grep -v '^#' "$list" | while read -r n kind opts; do
         [ -n "$n" ] || continue
+        case " ${NAMES:-$n} " in *" $n "*) ;; *) continue ;; esac
         opts=$(echo "$opts" | sed "s|\$SYM|$SYM|g")
         # shellcheck disable=SC2086
         timeout 300 "$UPSTREAM" --cpu-hz="$hz" $opts "$path" \

@@ -143,6 +143,23 @@ static uint64_t pipeline(struct xa_reader *rd, struct xa_diag *diag,
     return h;
 }
 
+/* The data records of a walk in file order (xa_reader_walk()). */
+static uint64_t walk_records(const uint8_t *data, size_t size)
+{
+    struct xa_diag diag;
+    struct xa_reader *rd = NULL;
+    struct xa_record rec;
+    uint64_t n = 0;
+
+    xa_diag_init(&diag);
+    if ( xa_reader_open_mem(data, size, &diag, &rd) )
+        return UINT64_MAX;
+    while ( xa_reader_walk(rd, &rec) == XA_OK )
+        n += rec.event != XA_TRC_TRACE_CPU_CHANGE;
+    xa_reader_free(rd);
+    return n;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct xa_diag diag_mem, diag_fd;
@@ -155,6 +172,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ( xa_reader_open_mem(data, size, &diag_mem, &rd) )
         return 0;
     h_mem = pipeline(rd, &diag_mem, size);
+    /* The walk reads the records the merge was given, no more, no less. */
+    if ( walk_records(data, size) != xa_reader_stats(rd)->records )
+    {
+        fprintf(stderr, "walk: %llu records, merge %llu\n",
+                (unsigned long long)walk_records(data, size),
+                (unsigned long long)xa_reader_stats(rd)->records);
+        abort();
+    }
     xa_reader_free(rd);
     rd = NULL;
 

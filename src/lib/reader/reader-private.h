@@ -78,6 +78,12 @@ struct xa_reader {
     uint64_t held;                          /* bytes of windows held */
     uint64_t lookahead_max;                 /* bound on held */
     uint8_t pending_mark;                   /* for the next window queued */
+    /* xa_reader_walk(): one window at a time, its header told first. */
+    bool walk;
+    int walk_cpu;                           /* the window's, -1: none */
+    bool walk_hdr;                          /* its header not told yet */
+    uint64_t hdr_off;                       /* the last window queued: */
+    uint32_t hdr_cpu, hdr_size;             /* its header as written */
     int error;                              /* sticky system error */
 };
 

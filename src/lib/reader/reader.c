@@ -592,7 +592,7 @@ int xa_reader_scan(struct xa_reader *rd)
     uint64_t off, end = 0, data = 0, next;
     enum xa_diag_kind kind = XA_DIAG_NR;
     const uint8_t *p;
-    uint32_t size;
+    uint32_t size = 0;
     int32_t cpu = 0;
     size_t avail;
     bool garbage;
@@ -656,6 +656,9 @@ int xa_reader_scan(struct xa_reader *rd)
             rd->scan_off = end;
             continue;
         }
+        rd->hdr_off = off;
+        rd->hdr_cpu = (uint32_t)cpu;
+        rd->hdr_size = size;
         /* Queue before moving on: a stream may drop what is passed. */
         rc = queue_window(rd, (unsigned int)cpu, data, (uint32_t)(end - data));
         rd->scan_off = end;
@@ -698,7 +701,7 @@ static bool next_window(struct xa_reader *rd, struct cpu_stream *cs)
      * upstream xenalyze does, so that a CPU whose first window comes later
      * in the file is known before its records are due.
      */
-    while ( !rd->eof && !rd->error &&
+    while ( !rd->walk && !rd->eof && !rd->error &&
             rd->scan_off <= cs->base + (uint64_t)(cs->end - cs->start) )
         if ( xa_reader_scan(rd) < 0 )
             break;
@@ -729,6 +732,8 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
             if ( next_window(rd, cs) )
                 continue;
             retire_window(rd, cs);
+            if ( rd->walk )
+                return XA_AGAIN;        /* xa_reader_walk() scans */
             while ( !cs->head )
             {
                 /*
@@ -781,6 +786,45 @@ int xa_reader_next(struct xa_reader *rd, unsigned int cpu,
         rd->stats.record_bytes -= left;
         cs->mark = XA_DIAG_TRUNCATED_RECORD + 1;
         cs->p = cs->end;
+    }
+}
+
+int xa_reader_walk(struct xa_reader *rd, struct xa_record *rec)
+{
+    int rc;
+
+    if ( !rd->walk )
+    {
+        rd->walk = true;
+        rd->walk_cpu = -1;
+    }
+    for ( ;; )
+    {
+        if ( rd->walk_hdr )
+        {
+            rd->walk_hdr = false;
+            memset(rec, 0, sizeof(*rec));
+            rec->event = XA_TRC_TRACE_CPU_CHANGE;
+            rec->offset = rd->hdr_off;
+            rec->cpu = (uint16_t)rd->hdr_cpu;
+            rec->nr_extra = 2;
+            rec->extra[0] = rd->hdr_cpu;
+            rec->extra[1] = rd->hdr_size;
+            return XA_OK;
+        }
+        if ( rd->walk_cpu >= 0 )
+        {
+            rc = xa_reader_next(rd, (unsigned int)rd->walk_cpu, rec);
+            if ( rc == XA_OK || rc < 0 )
+                return rc;
+            rd->walk_cpu = -1;
+        }
+        /* Each window is read to its end before the next is scanned. */
+        rc = xa_reader_scan(rd);
+        if ( rc != XA_OK )
+            return rc;
+        rd->walk_cpu = (int)rd->hdr_cpu;
+        rd->walk_hdr = true;
     }
 }
 

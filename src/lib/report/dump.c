@@ -23,6 +23,44 @@ void xa_dump_init(struct xa_dump *d, const struct xa_catalog *cat,
     d->symbols = NULL;
 }
 
+void xa_dump_raw(struct xa_out *o, const char *prefix,
+                 const struct xa_record *rec)
+{
+    uint32_t w[3 + XA_EXTRA_MAX];
+    unsigned int n = 0, i, nx = rec->nr_extra;
+    bool tsc = rec->has_tsc != 0;
+
+    if ( nx > XA_EXTRA_MAX )
+        nx = XA_EXTRA_MAX;
+    w[n++] = (rec->event & 0x0fffffffu) | (uint32_t)nx << 28 |
+             (uint32_t)tsc << 31;
+    if ( tsc )
+    {
+        w[n++] = (uint32_t)rec->tsc;
+        w[n++] = (uint32_t)(rec->tsc >> 32);
+    }
+    for ( i = 0; i < nx; i++ )
+        w[n++] = rec->extra[i];
+    xa_out_str(o, prefix);
+    xa_out_printf(o, " %7x %u ", (unsigned int)rec->event, nx);
+    if ( tsc )
+        xa_out_printf(o, "%14llu [", (unsigned long long)rec->tsc);
+    else
+        xa_out_str(o, "             - [");
+    for ( i = 0; i < 7; i++ )
+        if ( i < nx )
+            xa_out_printf(o, " %8x", (unsigned int)rec->extra[i]);
+        else
+            xa_out_str(o, "         ");
+    xa_out_str(o, " ] | ");
+    for ( i = 0; i < 8; i++ )
+        if ( i < n )
+            xa_out_printf(o, " %08x", (unsigned int)w[i]);
+        else
+            xa_out_str(o, "         ");
+    xa_out_str(o, " |\n");
+}
+
 static void dump_time(const struct xa_dump *d, const struct xa_record *rec,
                       struct xa_out *o)
 {
