@@ -42,6 +42,70 @@ XA_API int xa_pipeline_run(struct xa_merge *m, unsigned int threads,
                            unsigned int batch, xa_pipe_produce_fn *produce, void *parg,
                            xa_pipe_consume_fn *consume, void *carg);
 
+/*
+ * Time slices of a mapped file (docs/parallel-summary.md): the trace is
+ * cut where every CPU's next record has a TSC no other's has; each slice
+ * is read and merged in a worker thread from its cut on, and the slices
+ * are consumed in order in the calling thread, each only once the slice
+ * before it has ended in the state it started in: otherwise that slice's
+ * merge goes on in the calling thread instead.  The records consumed are
+ * the single pass's, in its order, and so are the anomalies and counters.
+ */
+struct xa_slices;
+
+struct xa_slices_stats {
+    unsigned int slices;            /* cuts + 1 */
+    unsigned int rejected;          /* candidate cuts given up */
+    unsigned int taken;             /* slices consumed from their worker */
+    unsigned int continued;         /* merged on from the slice before */
+    bool one_slice_bound;           /* larger than the read-ahead bound */
+};
+
+/**
+ * xa_slices_new - the window index and the cuts of a file
+ * @rd: a reader opened on a file or memory, nothing read yet (it is not
+ *      read: slices read the same memory)
+ * @slice_records: about how many records a slice (0: 1,000,000)
+ * @out: the slices
+ *
+ * Returns XA_OK, XA_E_INVAL for a stream (which cannot be cut) or
+ * XA_E_NOMEM.
+ */
+XA_API int xa_slices_new(struct xa_reader *rd, uint64_t slice_records,
+                         struct xa_slices **out);
+XA_API void xa_slices_free(struct xa_slices *s);
+
+/**
+ * xa_slices_run - every record, in order, read and merged in slices
+ * @s: slices
+ * @workers: threads reading and merging slices (1 or more)
+ * @batch: records per batch, 1 to XA_PIPE_BATCH (0: XA_PIPE_BATCH)
+ * @produce: optional hook for every record, in order, before consume
+ * @parg: its argument
+ * @consume: called for each batch, in order, in this thread
+ * @carg: its argument
+ *
+ * Memory: at most workers + 2 slices' readers and merges at once (the one
+ * consumed, the one it is checked against, the ones read ahead), each
+ * bounded as a reader is, and 8 batches each.  Returns XA_OK or a
+ * negative XA_E_* code.
+ */
+XA_API int xa_slices_run(struct xa_slices *s, unsigned int workers,
+                         unsigned int batch, xa_pipe_produce_fn *produce,
+                         void *parg, xa_pipe_consume_fn *consume,
+                         void *carg);
+
+/*
+ * After xa_slices_run(): what the reader and merge counted (the single
+ * pass's xa_reader_stats() and diag): the stats, and the anomalies added
+ * into diag.
+ */
+XA_API const struct xa_reader_stats *
+xa_slices_reader_stats(const struct xa_slices *s);
+XA_API void xa_slices_diag(const struct xa_slices *s, struct xa_diag *diag);
+XA_API const struct xa_slices_stats *
+xa_slices_stats(const struct xa_slices *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -46,6 +46,8 @@ struct cli_opts {
     bool slowest_per_reason;
     unsigned int threads;           /* --threads=N; 0: the CPUs present */
     unsigned int slice;             /* --slice=N (tests); 0: default */
+    unsigned int slice_records;     /* --slice-records=N; 0: default */
+    bool slice_stats;               /* --slice-stats */
     bool noted_ignored;             /* "no effect" said once */
     bool tsc_fatal;                 /* --tsc-loop-fatal */
     bool progress;                  /* --progress */

@@ -70,6 +70,28 @@ static int h_slice(struct cli_opts *o, const struct cli_option *opt,
     return 0;
 }
 
+/*
+ * Hidden, for the tests: time slices of about N records, so that every
+ * trace crosses many cuts (--threads above 1, a file); --slice-stats says
+ * how they were taken.
+ */
+static int h_slice_records(struct cli_opts *o, const struct cli_option *opt,
+                           const char *arg)
+{
+    if ( parse_uint(arg, 1000000000, &o->slice_records) || !o->slice_records )
+        return bad_arg(opt, arg, "a number of records from 1 to 1000000000");
+    return 0;
+}
+
+static int h_slice_stats(struct cli_opts *o, const struct cli_option *opt,
+                         const char *arg)
+{
+    (void)opt;
+    (void)arg;
+    o->slice_stats = true;
+    return 0;
+}
+
 /* Modes */
 
 static int h_dump(struct cli_opts *o, const struct cli_option *opt,
@@ -860,6 +882,9 @@ const struct cli_option cli_options[] = {
       "thread; the dump formats in N threads beside the merge", h_threads,
       0 },
     { "slice", 0, CLI_ARG_REQ, "N", CLI_G_OTHER, NULL, h_slice, 0 },
+    { "slice-records", 0, CLI_ARG_REQ, "N", CLI_G_OTHER, NULL,
+      h_slice_records, 0 },
+    { "slice-stats", 0, NOARG, CLI_G_OTHER, NULL, h_slice_stats, 0 },
     { "tolerance", 0, CLI_ARG_REQ, "N", CLI_G_OTHER,
       "upstream's error tolerance (0-6): as --strict at the\n"
       "level above N: 0-1 warn, 2 sanity, 3 record, 4 file,\n"

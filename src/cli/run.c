@@ -171,6 +171,31 @@ static void consume_dump_par(void *arg, const struct xa_record *r,
     progress_batch(c->pg, r, n);
 }
 
+/* --count: the merge's records go nowhere. */
+static void consume_none(void *arg, const struct xa_record *r,
+                         const uint64_t *aux, unsigned int n)
+{
+    (void)arg;
+    (void)r;
+    (void)aux;
+    (void)n;
+}
+
+/*
+ * The records in order: from time slices read and merged in worker
+ * threads (a file), or from the pipeline's merge thread (threads).
+ */
+static int run_records(struct xa_slices *slices, struct xa_merge *mg,
+                       unsigned int workers, unsigned int threads,
+                       unsigned int batch, xa_pipe_produce_fn *produce,
+                       void *parg, xa_pipe_consume_fn *consume, void *carg)
+{
+    if ( slices )
+        return xa_slices_run(slices, workers, batch, produce, parg, consume,
+                             carg);
+    return xa_pipeline_run(mg, threads, batch, produce, parg, consume, carg);
+}
+
 /* --threads, or the CPUs present. */
 static unsigned int nr_threads(const struct cli_opts *o)
 {
@@ -368,6 +393,7 @@ int cli_run(const struct cli_opts *o)
     struct xa_dump dump;
     struct progress pg;
     const struct xa_reader_stats *st;
+    struct xa_slices *slices = NULL;
     unsigned int threads = nr_threads(o);
     int rc, status = 1;
 
@@ -496,7 +522,20 @@ int cli_run(const struct cli_opts *o)
         dump.hz_from_trace = true;
     }
 
-    if ( o->mode == CLI_COUNT )
+    /*
+     * A file and more than one thread: time slices read and merged in
+     * parallel (a stream, which cannot be cut, keeps the pipeline).
+     */
+    if ( threads > 1 && (rc = xa_slices_new(rd, o->slice_records, &slices)) &&
+         rc != XA_E_INVAL )
+    {
+        fprintf(stderr, "xenalyze: %s\n", xa_strerror(rc));
+        goto out;
+    }
+    if ( o->mode == CLI_COUNT && slices )
+        rc = xa_slices_run(slices, threads - 1, o->slice, NULL, NULL,
+                           consume_none, NULL);
+    else if ( o->mode == CLI_COUNT )
     {
         struct xa_record buf[256];
 
@@ -506,6 +545,7 @@ int cli_run(const struct cli_opts *o)
     }
     else if ( o->mode == CLI_DUMP && threads > 1 && !o->raw_process )
     {
+        /* The formatting threads have the cores: one merges. */
         struct dump_ctx pc = { .model = model };
         struct dump_par_ctx c = { .pg = &pg };
 
@@ -514,8 +554,8 @@ int cli_run(const struct cli_opts *o)
             fprintf(stderr, "xenalyze: %s\n", xa_strerror(rc));
             goto out;
         }
-        rc = xa_pipeline_run(mg, 2, o->slice, produce_dump, &pc,
-                             consume_dump_par, &c);
+        rc = run_records(slices, mg, 1, 2, o->slice, produce_dump, &pc,
+                         consume_dump_par, &c);
         xa_dump_par_finish(c.par);
         xa_dump_par_free(c.par);
     }
@@ -534,8 +574,8 @@ int cli_run(const struct cli_opts *o)
                                  .timeline = timeline, .slowest = slowest,
                                  .out = &out, .pg = &pg };
 
-        rc = xa_pipeline_run(mg, threads, o->slice, NULL, NULL,
-                             consume_summary, &c);
+        rc = run_records(slices, mg, threads - 1, threads, o->slice, NULL,
+                         NULL, consume_summary, &c);
     }
     progress_end(&pg);
     if ( rc == XA_END )
@@ -583,9 +623,21 @@ int cli_run(const struct cli_opts *o)
                 (unsigned long long)ts->instants,
                 (unsigned long long)ts->counters);
     }
+    if ( slices )
+    {
+        const struct xa_slices_stats *ss = xa_slices_stats(slices);
+
+        xa_slices_diag(slices, &diag);
+        if ( o->slice_stats )
+            fprintf(stderr, "xenalyze: slices %u (cuts rejected %u%s): "
+                    "%u read apart, %u merged on\n", ss->slices,
+                    ss->rejected, ss->one_slice_bound
+                    ? ", one: beyond the read-ahead bound" : "",
+                    ss->taken, ss->continued);
+    }
     xa_diag_merge(&diag, &mdiag);
 
-    st = xa_reader_stats(rd);
+    st = slices ? xa_slices_reader_stats(slices) : xa_reader_stats(rd);
     if ( o->mode == CLI_COUNT )
         xa_out_printf(&out, "records %llu (with CPU changes)\n",
                       (unsigned long long)(st->records + st->windows));
@@ -698,6 +750,7 @@ int cli_run(const struct cli_opts *o)
     status = finish_status(o, &diag);
 
  out:
+    xa_slices_free(slices);
     xa_slowest_free(slowest);
     xa_plots_free(plots);
     xa_timeline_free(timeline);

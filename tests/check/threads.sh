@@ -10,11 +10,37 @@
 # boundaries; --slice=1 also takes the merge's per-record path instead of
 # its runs).  A file and the same bytes on standard input give the same
 # answers too.
+#
+# With more than one thread a file is read and merged in time slices
+# (docs/parallel-summary.md); --slice-records=N forces slices of about N
+# records, so that every trace crosses tens to thousands of cuts: the
+# summary (text, JSON, CSV), plots, rows, dump and --count's counters
+# must still be the single pass's.  Damaged copies of the real VMX trace
+# and hostile attacks (TSC resets, outliers, skew, a silent CPU, lost
+# records) put anomalies near cuts: there a slice that does not start in
+# the state the slice before ends in is merged on from that one.
 . tests/check/lib.sh
 : "${SYNTH:=build/xentrace-synth}"
 traces=""
 [ -d "$T" ] && traces="$T/x86-vmx-credit2-8cpu.xentrace $T/x86-qemu-svm-pvh.xentrace $T/x86-qemu-pv-dom0.xentrace $T/arm64-qemu-credit2-2dom.xentrace"
 traces="$traces $(ls tests/fixtures/*/*.xentrace) $(ls tests/bad/*/trace.xentrace)"
+if command -v python3 > /dev/null 2>&1; then
+    if [ -d "$T" ]; then
+        for k in tsc-flip tsc-reset garbage truncate; do
+            python3 tests/tools/damage.py "$T/x86-vmx-credit2-8cpu.xentrace" \
+                "$TMP/vmx-$k.xentrace" $k || { echo "damage.py $k failed"; exit 1; }
+            traces="$traces $TMP/vmx-$k.xentrace"
+        done
+    fi
+    for a in "tsc-reset 2000" "tsc-first-high 2000" "tsc-wrap 3000" "skew 200" \
+             "silent-cpu 1000" "lost-blocked 20"; do
+        # shellcheck disable=SC2086
+        set -- $a
+        python3 tests/hostile/hostile.py attack "$1" "$2" "$TMP/h-$1.xentrace" ||
+            { echo "hostile.py $1 failed"; exit 1; }
+        traces="$traces $TMP/h-$1.xentrace"
+    done
+fi
 if [ -x "$SYNTH" ]; then
     "$SYNTH" -s examples/mixed.scn --records 150000 -o "$TMP/synth.xentrace" > /dev/null 2>&1 ||
         { echo "xentrace-synth failed"; exit 1; }
@@ -36,17 +62,20 @@ for t in $traces; do
     i=0
     for mode in "--cpu-hz=2.4G" \
                 "--cpu-hz=2.4G --format=json" \
+                "--format=csv" \
                 "--cpu-hz=2.4G --scatterplot-runstate --scatterplot-pcpu --interval-domain-total-time-all -s" \
                 "--exits=-" \
                 "--dump-all --show-tsc" \
                 "--dump-all --cpu-hz=1G --from=0.001 --to=0.02" \
-                "--dump-all --domain=0"; do
+                "--dump-all --domain=0" \
+                "--count"; do
         i=$((i + 1))
         # shellcheck disable=SC2086
         $XA --threads=1 $mode "$t" > "$TMP/ref" 2> "$TMP/ref.err"
         ref_rc=$?
         for th in "--threads=2" "--threads=2 --slice=5" "--threads=3 --slice=64" \
-                  "--threads=1 --slice=1"; do
+                  "--threads=1 --slice=1" "--threads=2 --slice-records=1000" \
+                  "--threads=4 --slice-records=100 --slice=64"; do
             # shellcheck disable=SC2086
             $XA $th $mode "$t" > "$TMP/got" 2> "$TMP/got.err"
             rc=$?
@@ -61,7 +90,7 @@ for t in $traces; do
         done
         # Standard input: the summaries (the dump of a file takes hints
         # from a first look at it, which a stream cannot give).
-        if [ $i -le 4 ]; then
+        if [ $i -le 5 ]; then
             # shellcheck disable=SC2086
             $XA --threads=2 --slice=5 $mode - < "$t" > "$TMP/got" 2> /dev/null
             n=$((n + 1))
@@ -77,6 +106,26 @@ if [ -d "$T" ]; then
     [ "$lines" -eq 180493 ] || { echo "vmx dump: $lines lines, want 180493"; fail=1; }
     $XA --threads=2 --slice=5 "$T/x86-vmx-credit2-8cpu.xentrace" 2>/dev/null |
         grep -q "^|-- Domain 0 " || { echo "vmx summary: no domain 0"; fail=1; }
+fi
+# The slices are real: the real VMX trace (180,493 records) at 1,000
+# records a slice crosses over 100 cuts, and every slice is read apart;
+# with a TSC reset on a CPU halfway, the slices after it are merged on
+# from the one before (their start is not where the single pass is).
+slice_stats() {
+    $XA --threads=2 --slice-records=1000 --slice-stats --count "$1" 2>&1 >/dev/null |
+        sed -n 's/^xenalyze: slices \([0-9]*\) .*: \([0-9]*\) read apart, \([0-9]*\) merged on$/\1 \2 \3/p'
+}
+if [ -d "$T" ]; then
+    # shellcheck disable=SC2046
+    set -- $(slice_stats "$T/x86-vmx-credit2-8cpu.xentrace")
+    { [ "${1:-0}" -ge 100 ] && [ "$2" = "$1" ] && [ "$3" = 0 ]; } ||
+        { echo "vmx slices: '$*', want over 100, all read apart"; fail=1; }
+    if [ -f "$TMP/vmx-tsc-reset.xentrace" ]; then
+        # shellcheck disable=SC2046
+        set -- $(slice_stats "$TMP/vmx-tsc-reset.xentrace")
+        { [ "${3:-0}" -ge 10 ] && [ "$2" -ge 10 ]; } ||
+            { echo "vmx tsc-reset slices: '$*', want some read apart, some merged on"; fail=1; }
+    fi
 fi
 echo "$n comparisons"
 exit $fail

@@ -15,6 +15,7 @@
 #include <xenalyze/merge.h>
 #include <xenalyze/trace.h>
 
+#include "merge-private.h"
 #include "reader/reader-private.h"
 #include "util/util-private.h"
 
@@ -45,6 +46,18 @@ struct xa_merge {
     bool thresh_valid;
     int top_pending;                /* slot returned last time, or -1 */
     bool primed;
+    /*
+     * A time slice (merge-private.h): its records stop before the key
+     * stop; at_cut: it starts at a cut, each CPU's slot keyed by its last
+     * TSC before it.  first_key and ended_max are the whole trace's only
+     * once have_globals (else asked of globals when tail_check() needs
+     * them).
+     */
+    uint64_t stop;
+    bool at_cut;
+    bool have_globals;
+    merge_globals_fn *globals;
+    void *globals_arg;
 };
 
 static inline bool slot_less(const struct xa_merge *m, unsigned int a,
@@ -204,6 +217,16 @@ static void tail_check(struct xa_merge *m, struct slot *sl)
     uint64_t front = sl->tail_last + cs->tsc_off;
 
     sl->tail_jump = false;
+    if ( m->nr_heap == 1 && !m->have_globals )
+    {
+        uint64_t first = m->first_key, ended = 0;
+
+        m->globals(m->globals_arg, &first, &ended);
+        m->first_key = first;
+        if ( ended > m->ended_max )
+            m->ended_max = ended;
+        m->have_globals = true;
+    }
     if ( m->ended_max > front )
         front = m->ended_max;
     if ( m->nr_heap == 1 && sl->key > front + XA_TSC_JUMP &&
@@ -330,6 +353,8 @@ static int add_new_cpus(struct xa_merge *m)
         m->slots[s].cs = reader_cpu(m->rd, c);
         m->slots[s].rec.cpu = (uint16_t)c;
         m->slots[s].rec.offset = UINT64_MAX - 1;    /* no record yet */
+        if ( m->at_cut )
+            m->slots[s].key = m->slots[s].cs->last_tsc;
         if ( (rc = slot_join(m, s)) < 0 )
             return rc;
     }
@@ -348,7 +373,25 @@ int xa_merge_new(struct xa_reader *rd, struct xa_merge **out)
         return XA_E_NOMEM;
     m->rd = rd;
     m->top_pending = -1;
+    m->stop = UINT64_MAX;
+    m->have_globals = true;
     *out = m;
+    return XA_OK;
+}
+
+int merge_new_slice(struct xa_reader *rd, bool at_cut, uint64_t stop,
+                    merge_globals_fn *globals, void *arg,
+                    struct xa_merge **out)
+{
+    int rc = xa_merge_new(rd, out);
+
+    if ( rc )
+        return rc;
+    (*out)->stop = stop ? stop : 1;
+    (*out)->at_cut = at_cut;
+    (*out)->have_globals = !at_cut;
+    (*out)->globals = globals;
+    (*out)->globals_arg = arg;
     return XA_OK;
 }
 
@@ -396,6 +439,15 @@ static int prime(struct xa_merge *m)
 {
     int rc;
 
+    if ( m->at_cut )
+    {
+        /* The reader knows the slice's CPUs, positioned: no first round. */
+        m->primed = true;
+        rc = add_new_cpus(m);
+        if ( m->nr_heap )
+            m->first_key = m->slots[m->heap[0]].key;
+        return rc;
+    }
     for ( ;; )
     {
         unsigned int before = xa_reader_nr_cpus(m->rd);
@@ -495,6 +547,8 @@ static inline int merge_next(struct xa_merge *m, const struct xa_record **rec)
         if ( rc == XA_END && m->rd->changes == m->changes )
             return XA_END;
     }
+    if ( m->slots[m->heap[0]].key >= m->stop )
+        return XA_AGAIN;
     m->top_pending = (int)m->heap[0];
     if ( __builtin_expect(m->slots[m->heap[0]].tail_jump, 0) )
         tail_check(m, &m->slots[m->heap[0]]);
@@ -526,13 +580,18 @@ unsigned int xa_merge_read(struct xa_merge *m, struct xa_record *out,
     {
         unsigned int s = (unsigned int)m->top_pending, k;
         struct slot *sl = &m->slots[s];
+        uint64_t thresh;
         bool over;
 
         out[n++] = *rec;
         if ( rec->event == XA_EV_CPU_END )
             continue;
+        /* A slice's run stops before its stop key, as merge_next() does. */
+        thresh = root_thresh(m);
+        if ( thresh >= m->stop )
+            thresh = m->stop - 1;
         k = reader_run(m->rd, sl->cs, sl->rec.cpu, &out[n], max - n,
-                       root_thresh(m), &over);
+                       thresh, &over);
         if ( !k )
             continue;
         /* Only the last record's sequence number and key are ever read. */
@@ -551,4 +610,141 @@ unsigned int xa_merge_read(struct xa_merge *m, struct xa_record *out,
         n += k;
     }
     return n;
+}
+
+int merge_prime(struct xa_merge *m)
+{
+    return m->primed ? XA_OK : prime(m);
+}
+
+void merge_set_stop(struct xa_merge *m, uint64_t stop)
+{
+    m->stop = stop ? stop : 1;
+}
+
+void merge_get_globals(const struct xa_merge *m, uint64_t *first_key,
+                       uint64_t *ended_max)
+{
+    *first_key = m->first_key;
+    *ended_max = m->ended_max;
+}
+
+void merge_set_globals(struct xa_merge *m, uint64_t first_key,
+                       uint64_t ended_max)
+{
+    m->first_key = first_key;
+    if ( ended_max > m->ended_max )
+        m->ended_max = ended_max;
+    m->have_globals = true;
+}
+
+/* A cursor's place in the file, or UINT64_MAX without a window. */
+static uint64_t cursor_at(const struct cpu_stream *cs)
+{
+    return cs->start ? cs->base + (uint64_t)(cs->p - cs->start) : UINT64_MAX;
+}
+
+struct merge_cut_cpu {
+    struct xa_record rec;
+    uint64_t key, tail_last, at, win_end, last_tsc, tsc_off;
+    unsigned int cpu;
+    bool ended, tail_jump, have_tsc, cs_ended;
+    uint8_t mark;
+};
+
+struct merge_cut {
+    unsigned int n;
+    bool valid;
+    struct merge_cut_cpu c[];
+};
+
+static int cmp_cut_cpu(const void *a, const void *b)
+{
+    const struct merge_cut_cpu *x = a, *y = b;
+
+    return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+struct merge_cut *merge_cut_take(const struct xa_merge *m)
+{
+    struct merge_cut *cut = calloc(1, sizeof(*cut) +
+                                   m->nr_heap * sizeof(cut->c[0]));
+    unsigned int i;
+
+    if ( !cut )
+        return NULL;
+    /* Nothing set aside, or found and not yet in the heap. */
+    cut->valid = m->primed && m->top_pending < 0 && !m->rd->nr_aside &&
+                 m->rd->changes == m->changes;
+    cut->n = m->nr_heap;
+    for ( i = 0; i < m->nr_heap; i++ )
+    {
+        const struct slot *sl = &m->slots[m->heap[i]];
+        const struct cpu_stream *cs = sl->cs;
+        struct merge_cut_cpu *c = &cut->c[i];
+
+        /* Field by field: the words past nr_extra are compared too. */
+        c->rec.tsc = sl->rec.tsc;
+        c->rec.offset = sl->rec.offset;
+        c->rec.event = sl->rec.event;
+        c->rec.cpu = sl->rec.cpu;
+        c->rec.nr_extra = sl->rec.nr_extra;
+        c->rec.has_tsc = sl->rec.has_tsc;
+        c->rec.mark = sl->rec.mark;
+        memcpy(c->rec.extra, sl->rec.extra, sizeof(c->rec.extra));
+        c->key = sl->key;
+        c->tail_last = sl->tail_last;
+        c->ended = sl->ended;
+        c->tail_jump = sl->tail_jump;
+        c->cpu = sl->rec.cpu;
+        c->at = cursor_at(cs);
+        c->win_end = cs->base + (uint64_t)(cs->end - cs->start);
+        c->last_tsc = cs->last_tsc;
+        c->tsc_off = cs->tsc_off;
+        c->have_tsc = cs->have_tsc || cs->last_tsc;
+        c->cs_ended = cs->ended;
+        c->mark = cs->mark;
+        if ( cs->aside )
+            cut->valid = false;
+    }
+    qsort(cut->c, cut->n, sizeof(cut->c[0]), cmp_cut_cpu);
+    return cut;
+}
+
+void merge_cut_free(struct merge_cut *cut)
+{
+    free(cut);
+}
+
+bool merge_cut_equal(const struct merge_cut *a, const struct merge_cut *b)
+{
+    unsigned int i, j;
+
+    if ( !a || !b || !a->valid || !b->valid || a->n != b->n )
+        return false;
+    for ( i = 0; i < a->n; i++ )
+    {
+        const struct merge_cut_cpu *x = &a->c[i], *y = &b->c[i];
+
+        if ( x->rec.tsc != y->rec.tsc ||
+             x->rec.offset != y->rec.offset || x->rec.event != y->rec.event ||
+             x->rec.cpu != y->rec.cpu || x->rec.nr_extra != y->rec.nr_extra ||
+             x->rec.has_tsc != y->rec.has_tsc || x->rec.mark != y->rec.mark ||
+             memcmp(x->rec.extra, y->rec.extra, sizeof(x->rec.extra)) ||
+             x->key != y->key || x->tail_last != y->tail_last ||
+             x->at != y->at || x->win_end != y->win_end ||
+             x->last_tsc != y->last_tsc || x->tsc_off != y->tsc_off ||
+             x->cpu != y->cpu || x->ended != y->ended ||
+             x->tail_jump != y->tail_jump || x->have_tsc != y->have_tsc ||
+             x->cs_ended != y->cs_ended || x->mark != y->mark )
+            return false;
+        /*
+         * Two CPUs not yet advanced in the slice tie on their keys by when
+         * they advanced before the cut, which the slice does not know.
+         */
+        for ( j = 0; j < i; j++ )
+            if ( a->c[j].key == x->key )
+                return false;
+    }
+    return true;
 }

@@ -13,6 +13,8 @@
 #include <xenalyze/reader.h>
 #include <xenalyze/trace.h>
 
+#include "slice-private.h"
+
 /* A window queued for its CPU. */
 struct window {
     struct window *next;
@@ -22,6 +24,9 @@ struct window {
     uint8_t mark;                           /* for its first record */
     uint8_t bytes[];                        /* stream: the copy */
 };
+
+/* What a held window costs beyond its bytes: its struct and malloc's. */
+#define WINDOW_COST ((uint64_t)sizeof(struct window) + 32)
 
 struct cpu_stream {
     const uint8_t *p, *end, *start;         /* current window */
@@ -39,6 +44,9 @@ struct cpu_stream {
     bool aside;                             /* set aside: XA_AGAIN */
     bool ended;                             /* XA_END returned */
     uint8_t mark;                           /* for the next record */
+    /* A slice's reader: the CPU's first window in it, and where in it. */
+    size_t ix_first;
+    uint32_t ix_skip;
 };
 
 struct xa_reader {
@@ -85,6 +93,16 @@ struct xa_reader {
     uint64_t hdr_off;                       /* the last window queued: */
     uint32_t hdr_cpu, hdr_size;             /* its header as written */
     int error;                              /* sticky system error */
+    /*
+     * Time slices (slice-private.h): the scan collects windows into an
+     * index (ix_build), or takes them from one (ix) from entry ix_pos on,
+     * each CPU from its start in the slice (ix_cut: CPUs without a
+     * cpu_stream there have no data left).
+     */
+    struct reader_index *ix_build;
+    const struct reader_index *ix;
+    size_t ix_pos;
+    bool ix_cut;
 };
 
 static inline uint32_t rd32(const uint8_t *p)

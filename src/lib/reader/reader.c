@@ -44,8 +44,6 @@
 #define WINDOW_MAX (256u << 20)             /* 65535 pages of 4 KiB */
 #define STREAM_CHUNK (1u << 20)
 #define STREAM_LOOKAHEAD (256ull << 20)
-/* What a held window costs beyond its bytes: its struct and malloc's. */
-#define WINDOW_COST ((uint64_t)sizeof(struct window) + 32)
 /*
  * A walk of records no size vouches for stops at a run of this many
  * TSC-less records, or at a TSC that goes back or leaps ahead by more than
@@ -509,6 +507,14 @@ static int queue_window(struct xa_reader *rd, unsigned int cpu,
 
     if ( !cs )
         return XA_E_NOMEM;
+    if ( rd->ix_build )
+    {
+        uint8_t mark = rd->pending_mark;
+
+        if ( len )
+            rd->pending_mark = 0;
+        return reader_index_add(rd->ix_build, cpu, off, len, mark);
+    }
     if ( !len )
         return XA_OK;
 
@@ -587,6 +593,88 @@ static int reach_eof(struct xa_reader *rd)
     return rc;
 }
 
+/*
+ * A slice's scan: the index's next window, as the scan of the input
+ * queued it; in a slice after a cut, only windows from each CPU's start.
+ */
+static int index_scan(struct xa_reader *rd)
+{
+    const struct reader_index *ix = rd->ix;
+
+    for ( ;; )
+    {
+        const struct reader_window *e;
+        size_t i = rd->ix_pos;
+        uint32_t skip = 0;
+
+        if ( rd->error )
+            return rd->error;
+        if ( rd->eof )
+            return XA_END;
+        if ( i >= ix->nr )
+        {
+            int rc = reach_eof(rd);
+
+            return rc ? rc : XA_END;
+        }
+        e = &ix->w[i];
+        rd->ix_pos = i + 1;
+        if ( rd->ix_cut )
+        {
+            const struct cpu_stream *cs = reader_cpu(rd, e->cpu);
+
+            if ( !cs || i < cs->ix_first )
+                continue;
+            if ( i == cs->ix_first )
+                skip = cs->ix_skip;
+        }
+        rd->pending_mark = skip ? 0 : e->mark;
+        rd->scan_off = e->off + e->len;
+        return queue_window(rd, e->cpu, e->off + skip, e->len - skip);
+    }
+}
+
+int reader_open_slice(const struct reader_index *ix,
+                      const struct reader_cut *cut, struct xa_diag *diag,
+                      struct xa_reader **out)
+{
+    struct xa_reader *rd = NULL;
+    unsigned int i;
+    int rc = xa_reader_open_mem(ix->mem, ix->size, diag, &rd);
+
+    if ( rc )
+        return rc;
+    rd->ix = ix;
+    rd->lookahead_max = ix->lookahead;
+    if ( cut )
+    {
+        rd->ix_cut = true;
+        rd->ix_pos = cut->first_entry;
+        for ( i = 0; i < cut->nr_cpus; i++ )
+        {
+            const struct reader_cut_cpu *c = &cut->cpus[i];
+            struct cpu_stream *cs = get_cpu(rd, c->cpu);
+
+            if ( !cs )
+            {
+                xa_reader_free(rd);
+                return XA_E_NOMEM;
+            }
+            cs->ix_first = c->entry;
+            cs->ix_skip = c->skip;
+            cs->last_tsc = c->last_tsc;
+            cs->have_tsc = c->have_tsc;
+        }
+    }
+    *out = rd;
+    return XA_OK;
+}
+
+void reader_set_diag(struct xa_reader *rd, struct xa_diag *diag)
+{
+    rd->diag = diag;
+}
+
 int xa_reader_scan(struct xa_reader *rd)
 {
     uint64_t off, end = 0, data = 0, next;
@@ -598,6 +686,8 @@ int xa_reader_scan(struct xa_reader *rd)
     bool garbage;
     int rc;
 
+    if ( rd->ix )
+        return index_scan(rd);
     for ( ;; )
     {
         if ( rd->error )
