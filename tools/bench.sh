@@ -10,7 +10,9 @@
 #   UPSTREAM   optional: an upstream xenalyze binary to time beside ours
 #   COPIES     copies of the real trace in the big input (64: 249 MB)
 #   RUNS       runs of each job (5)
-#   THREADS    thread counts of the sweep (1 2 4)
+#   THREADS    thread counts of the sweep (1 2 4): summary, dump and
+#              --count of the big file (time slices above 1), and the
+#              summary at 2 threads from standard input (the pipeline)
 set -eu
 BUILD=${BUILD:-build}
 SHARED=${SHARED:-../shared}
@@ -145,7 +147,9 @@ for f in "$big" "$syn"; do
         for t in $THREADS; do
             job "summary$t" "$XA --threads=$t --cpu-hz=2.4G '$f'"
             job "dump$t" "$XA --threads=$t --cpu-hz=2.4G --dump-all '$f'"
+            job "count$t" "$XA --threads=$t --count '$f'"
         done
+        job "pipe2" "$XA --threads=2 --cpu-hz=2.4G - < '$f'"
         run_jobs
         header
         for t in $THREADS; do
@@ -154,6 +158,10 @@ for f in "$big" "$syn"; do
         for t in $THREADS; do
             row "dump --threads=$t" "dump$t"
         done
+        for t in $THREADS; do
+            row "--count --threads=$t (read + merge)" "count$t"
+        done
+        row "summary --threads=2 from standard input (pipeline)" pipe2
         for t in $THREADS; do
             c=$(med "summary$t" 2)
             printf "summary --threads=%s: %.1f ns CPU per record\n" "$t" \

@@ -15,6 +15,13 @@
 
 /* Estimated bytes per record from this many bytes of windows. */
 #define SAMPLE_BYTES (1u << 20)
+/* A CPU's first record after a cut is looked for in this many windows. */
+#define SEEK_WINDOWS 8
+/*
+ * Candidate cuts rejected in a row before the slice is let grow by
+ * another slice's worth (each costs a walk of a window per CPU).
+ */
+#define REJECT_RUN 16
 
 int reader_index_add(struct reader_index *ix, unsigned int cpu, uint64_t off,
                      uint32_t len, uint8_t mark)
@@ -60,7 +67,7 @@ int reader_index_add(struct reader_index *ix, unsigned int cpu, uint64_t off,
     return XA_OK;
 }
 
-/* Records per byte from the first windows. */
+/* Bytes per record in the first windows. */
 static unsigned int estimate_bytes_per_record(const struct reader_index *ix)
 {
     uint64_t bytes = 0, records = 0;
@@ -136,6 +143,24 @@ void reader_index_free(struct reader_index *ix)
 }
 
 /*
+ * The merge's key of the record at p, header h, own TSC tsc, after a
+ * record of TSC prev: a lost-records record is ordered where the loss
+ * began, when that lies between (merge.c's record_key()).
+ */
+static uint64_t record_key_at(const uint8_t *p, uint32_t h, uint64_t tsc,
+                              uint64_t prev)
+{
+    if ( (h & 0x0fffffff) == XA_TRC_LOST_RECORDS && ((h >> 28) & 7) >= 4 )
+    {
+        uint64_t first = rd32(p + 12 + 8) | (uint64_t)rd32(p + 12 + 12) << 32;
+
+        if ( first >= prev && first <= tsc )
+            return first;
+    }
+    return tsc;
+}
+
+/*
  * In window e, from its start: the first record with its own TSC at or
  * above t (*skip: where), *last and *have following the CPU's timeline up
  * to it.  False when the window has none.
@@ -156,7 +181,7 @@ static bool window_seek(const struct reader_index *ix,
         {
             uint64_t tsc = rd64(p + 4);
 
-            if ( tsc >= t )
+            if ( record_key_at(p, h, tsc, *last) >= t )
             {
                 *skip = (uint32_t)(p - start);
                 return true;
@@ -202,9 +227,9 @@ static bool try_cut(const struct reader_index *ix, struct cut_lists *cl,
     for ( k = 0; k < cl->nr_cpus; k++ )
     {
         const size_t *L = &cl->entries[cl->first[k]];
-        size_t n = cl->first[k + 1] - cl->first[k], j = cl->ptr[k];
+        size_t n = cl->first[k + 1] - cl->first[k], j = cl->ptr[k], w;
         struct reader_cut_cpu c = { .cpu = ix->order[k] };
-        bool found;
+        bool found = false;
 
         cl->try_ptr[k] = j;
         if ( !n )
@@ -212,21 +237,29 @@ static bool try_cut(const struct reader_index *ix, struct cut_lists *cl,
         while ( j + 1 < n && (!ix->w[L[j + 1]].has_tsc ||
                               ix->w[L[j + 1]].first_tsc < t) )
             j++;
-        found = window_seek(ix, &ix->w[L[j]], t, &c.skip, &c.last_tsc,
-                            &c.have_tsc);
-        c.entry = L[j];
-        if ( !found && j + 1 < n )
+        /*
+         * Its first record at or above t: in window j, or at the start of
+         * a later one (past TSC-less records, or a lost-records record
+         * ordered before t, alone in its window).
+         */
+        for ( w = j; w < n && w <= j + SEEK_WINDOWS; w++ )
         {
-            found = window_seek(ix, &ix->w[L[j + 1]], t, &c.skip,
-                                &c.last_tsc, &c.have_tsc);
-            if ( !found )
-                return false;
-            c.entry = L[j + 1];
+            c.entry = L[w];
+            if ( (found = window_seek(ix, &ix->w[L[w]], t, &c.skip,
+                                      &c.last_tsc, &c.have_tsc)) )
+                break;
         }
+        if ( !found && w < n )
+            return false;
         cl->try_ptr[k] = j;
         if ( !found )
             continue;               /* no data left */
-        cl->heads[nh++] = rd64(ix->mem + ix->w[c.entry].off + c.skip + 4);
+        {
+            const uint8_t *q = ix->mem + ix->w[c.entry].off + c.skip;
+
+            cl->heads[nh++] = record_key_at(q, rd32(q), rd64(q + 4),
+                                            c.last_tsc);
+        }
         if ( c.entry < cut->first_entry )
             cut->first_entry = c.entry;
         cut->cpus[cut->nr_cpus++] = c;
@@ -255,7 +288,7 @@ int reader_index_cuts(const struct reader_index *ix, uint64_t slice_records,
 {
     struct cut_lists cl = { .nr_cpus = ix->nr_order };
     struct reader_cut *out = NULL, cut = { 0 };
-    unsigned int nr_out = 0, cap = 0, *slot_of = NULL, k;
+    unsigned int nr_out = 0, cap = 0, *slot_of = NULL, k, run = 0;
     uint64_t target = slice_records * ix->bytes_per_record, acc = 0, last_t = 0;
     bool have_last = false;
     size_t i;
@@ -317,8 +350,15 @@ int reader_index_cuts(const struct reader_index *ix, uint64_t slice_records,
             if ( !try_cut(ix, &cl, t, &cut) )
             {
                 (*rejected)++;
+                if ( ++run == REJECT_RUN )
+                {
+                    run = 0;
+                    acc = 0;
+                    start = p;
+                }
                 continue;
             }
+            run = 0;
             if ( nr_out == cap )
             {
                 unsigned int ncap = cap ? cap * 2 : 16;
