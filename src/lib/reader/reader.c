@@ -513,7 +513,8 @@ static int queue_window(struct xa_reader *rd, unsigned int cpu,
 
         if ( len )
             rd->pending_mark = 0;
-        return reader_index_add(rd->ix_build, cpu, off, len, mark);
+        return reader_index_add(rd->ix_build, cpu, off, len, mark,
+                                rd->stats.windows);
     }
     if ( !len )
         return XA_OK;
@@ -630,6 +631,8 @@ static int index_scan(struct xa_reader *rd)
         }
         rd->pending_mark = skip ? 0 : e->mark;
         rd->scan_off = e->off + e->len;
+        /* The merge's first round counts the windows scanned. */
+        rd->stats.windows = e->windows;
         return queue_window(rd, e->cpu, e->off + skip, e->len - skip);
     }
 }

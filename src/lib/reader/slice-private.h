@@ -20,6 +20,7 @@
 struct reader_window {
     uint64_t off;                   /* file offset of its first record */
     uint64_t first_tsc;             /* its first record's own TSC */
+    uint64_t windows;               /* the scan's window count then */
     uint32_t len;
     uint32_t cpu;
     uint8_t mark;                   /* the scan's pending mark */
@@ -66,7 +67,7 @@ int reader_index_build(const struct xa_reader *rd,
 void reader_index_free(struct reader_index *ix);
 /* The scan of reader_index_build(): one window queued for cpu. */
 int reader_index_add(struct reader_index *ix, unsigned int cpu, uint64_t off,
-                     uint32_t len, uint8_t mark);
+                     uint32_t len, uint8_t mark, uint64_t windows);
 
 /*
  * Cuts about every slice_records records, at TSCs where the first record

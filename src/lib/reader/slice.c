@@ -24,7 +24,7 @@
 #define REJECT_RUN 16
 
 int reader_index_add(struct reader_index *ix, unsigned int cpu, uint64_t off,
-                     uint32_t len, uint8_t mark)
+                     uint32_t len, uint8_t mark, uint64_t windows)
 {
     struct reader_window *e;
     const uint8_t *p = ix->mem + off, *end = p + len;
@@ -45,6 +45,7 @@ int reader_index_add(struct reader_index *ix, unsigned int cpu, uint64_t off,
     e->len = len;
     e->cpu = cpu;
     e->mark = mark;
+    e->windows = windows;
     while ( end - p >= 4 )
     {
         uint32_t h = rd32(p), n = reader_rec_size(h);
@@ -121,7 +122,8 @@ int reader_index_build(const struct xa_reader *rd, struct reader_index **out)
         rc = XA_E_NOMEM;
         goto fail;
     }
-    memcpy(ix->order, scan->order, ix->nr_order * sizeof(*ix->order));
+    if ( ix->nr_order )
+        memcpy(ix->order, scan->order, ix->nr_order * sizeof(*ix->order));
     ix->bytes_per_record = estimate_bytes_per_record(ix);
     xa_reader_free(scan);
     *out = ix;
