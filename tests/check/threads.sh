@@ -108,7 +108,9 @@ if [ -d "$T" ]; then
         grep -q "^|-- Domain 0 " || { echo "vmx summary: no domain 0"; fail=1; }
 fi
 # The slices are real: the real VMX trace (180,493 records) at 1,000
-# records a slice crosses over 100 cuts, and every slice is read apart;
+# records a slice crosses over 100 cuts, and all but the first few slices
+# are read apart (before a CPU found after the first round of windows
+# joins the single pass's merge, a slice is merged on);
 # with a TSC reset on a CPU halfway, the slices after it are merged on
 # from the one before (their start is not where the single pass is).
 slice_stats() {
@@ -118,8 +120,8 @@ slice_stats() {
 if [ -d "$T" ]; then
     # shellcheck disable=SC2046
     set -- $(slice_stats "$T/x86-vmx-credit2-8cpu.xentrace")
-    { [ "${1:-0}" -ge 100 ] && [ "$2" = "$1" ] && [ "$3" = 0 ]; } ||
-        { echo "vmx slices: '$*', want over 100, all read apart"; fail=1; }
+    { [ "${1:-0}" -ge 100 ] && [ "$3" -le 5 ] && [ $(($2 + $3)) = "$1" ]; } ||
+        { echo "vmx slices: '$*', want over 100, at most 5 merged on"; fail=1; }
     if [ -f "$TMP/vmx-tsc-reset.xentrace" ]; then
         # shellcheck disable=SC2046
         set -- $(slice_stats "$TMP/vmx-tsc-reset.xentrace")
