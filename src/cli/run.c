@@ -565,8 +565,8 @@ int cli_run(const struct cli_opts *o)
                               .pg = &pg, .lines = o->dump_given,
                               .raw = o->raw_process };
 
-        rc = xa_pipeline_run(mg, threads, o->slice, produce_dump, &c,
-                             consume_dump, &c);
+        rc = run_records(slices, mg, 1, threads, o->slice, produce_dump, &c,
+                         consume_dump, &c);
     }
     else
     {
