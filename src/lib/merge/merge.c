@@ -547,7 +547,8 @@ static inline int merge_next(struct xa_merge *m, const struct xa_record **rec)
         if ( rc == XA_END && m->rd->changes == m->changes )
             return XA_END;
     }
-    if ( m->slots[m->heap[0]].key >= m->stop )
+    /* UINT64_MAX: no stop (a damaged TSC may be all ones). */
+    if ( m->stop != UINT64_MAX && m->slots[m->heap[0]].key >= m->stop )
         return XA_AGAIN;
     m->top_pending = (int)m->heap[0];
     if ( __builtin_expect(m->slots[m->heap[0]].tail_jump, 0) )
@@ -588,7 +589,7 @@ unsigned int xa_merge_read(struct xa_merge *m, struct xa_record *out,
             continue;
         /* A slice's run stops before its stop key, as merge_next() does. */
         thresh = root_thresh(m);
-        if ( thresh >= m->stop )
+        if ( m->stop != UINT64_MAX && thresh >= m->stop )
             thresh = m->stop - 1;
         k = reader_run(m->rd, sl->cs, sl->rec.cpu, &out[n], max - n,
                        thresh, &over);

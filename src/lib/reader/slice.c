@@ -94,7 +94,7 @@ int reader_index_build(const struct xa_reader *rd, struct reader_index **out)
 {
     struct reader_index *ix = calloc(1, sizeof(*ix));
     struct xa_reader *scan = NULL;
-    int rc;
+    int rc = XA_OK;
 
     if ( !ix )
         return XA_E_NOMEM;
