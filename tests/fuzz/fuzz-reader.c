@@ -154,8 +154,15 @@ static uint64_t walk_records(const uint8_t *data, size_t size)
     xa_diag_init(&diag);
     if ( xa_reader_open_mem(data, size, &diag, &rd) )
         return UINT64_MAX;
+    /*
+     * Less the windows' CPU-change records: the id alone does not tell
+     * them, since a record inside a window may carry it (data, which the
+     * merge gives to the model).  A header is the id with two words and
+     * no TSC, which inside a window always starts the next one.
+     */
     while ( xa_reader_walk(rd, &rec) == XA_OK )
-        n += rec.event != XA_TRC_TRACE_CPU_CHANGE;
+        n += rec.event != XA_TRC_TRACE_CPU_CHANGE || rec.nr_extra != 2 ||
+             rec.has_tsc;
     xa_reader_free(rd);
     return n;
 }
