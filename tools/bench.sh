@@ -11,8 +11,9 @@
 #   COPIES     copies of the real trace in the big input (64: 249 MB)
 #   RUNS       runs of each job (5)
 #   THREADS    thread counts of the sweep (1 2 4): summary, dump and
-#              --count of the big file (time slices above 1), and the
-#              summary at 2 threads from standard input (the pipeline)
+#              --count of the big file (the pipeline above 1; --count in
+#              time slices above 2), the summary at 2 threads from
+#              standard input, and with time slices forced
 set -eu
 BUILD=${BUILD:-build}
 SHARED=${SHARED:-../shared}
@@ -150,6 +151,7 @@ for f in "$big" "$syn"; do
             job "count$t" "$XA --threads=$t --count '$f'"
         done
         job "pipe2" "$XA --threads=2 --cpu-hz=2.4G - < '$f'"
+        job "slices2" "$XA --threads=2 --slice-records=1000000 --cpu-hz=2.4G '$f'"
         run_jobs
         header
         for t in $THREADS; do
@@ -161,7 +163,8 @@ for f in "$big" "$syn"; do
         for t in $THREADS; do
             row "--count --threads=$t (read + merge)" "count$t"
         done
-        row "summary --threads=2 from standard input (pipeline)" pipe2
+        row "summary --threads=2 from standard input" pipe2
+        row "summary --threads=2 in time slices (--slice-records)" slices2
         for t in $THREADS; do
             c=$(med "summary$t" 2)
             printf "summary --threads=%s: %.1f ns CPU per record\n" "$t" \

@@ -207,6 +207,26 @@ static unsigned int nr_threads(const struct cli_opts *o)
     return n < 1 ? 1 : n > 1024 ? 1024 : (unsigned int)n;
 }
 
+/*
+ * Time slices (a file, more than one thread; docs/parallel-summary.md)
+ * read and merge in parallel after a serial phase 0 (the window index:
+ * a walk of every record, the mapping's page faults).  They pay only
+ * where reading and merging is the slowest stage and more than one
+ * thread can share it: --count with 3 threads or more.  Beside the one
+ * model (the summary) or the merge that feeds the dump's formatting
+ * threads, the reading is not the slowest stage, and the pipeline (the
+ * single pass's reader and merge in a thread of their own) has no phase
+ * 0.  --slice-records and --slice-stats (the tests) ask for slices
+ * whatever the mode.
+ */
+static bool want_slices(const struct cli_opts *o, unsigned int threads)
+{
+    if ( threads < 2 )
+        return false;
+    return o->slice_records || o->slice_stats ||
+           (o->mode == CLI_COUNT && threads > 2);
+}
+
 /* An output file: FILE, or standard output for "-"; -1 on error. */
 static int open_output(const char *path)
 {
@@ -522,18 +542,16 @@ int cli_run(const struct cli_opts *o)
         dump.hz_from_trace = true;
     }
 
-    /*
-     * A file and more than one thread: time slices read and merged in
-     * parallel (a stream, which cannot be cut, keeps the pipeline).
-     */
-    if ( threads > 1 && (rc = xa_slices_new(rd, o->slice_records, &slices)) &&
+    if ( want_slices(o, threads) &&
+         (rc = xa_slices_new(rd, o->slice_records, &slices)) &&
          rc != XA_E_INVAL )
     {
         fprintf(stderr, "xenalyze: %s\n", xa_strerror(rc));
         goto out;
     }
+    /* Nothing to consume: every thread reads. */
     if ( o->mode == CLI_COUNT && slices )
-        rc = xa_slices_run(slices, threads - 1, o->slice, NULL, NULL,
+        rc = xa_slices_run(slices, threads, o->slice, NULL, NULL,
                            consume_none, NULL);
     else if ( o->mode == CLI_COUNT )
     {
