@@ -235,11 +235,16 @@ static inline unsigned int reader_run(struct xa_reader *rd,
         const uint8_t *q = p + 4;
         uint32_t hdr, nr_extra;
 
-        if ( left < 4 )
+        /*
+         * Away from the window's end (the common case) a record lies
+         * wholly inside and its extra words are copied as a block: one
+         * test of the bytes left.
+         */
+        if ( __builtin_expect(left < READER_REC_MAX, 0) &&
+             (left < 4 || left < reader_rec_size(rd32(p))) )
             break;
         hdr = rd32(p);
-        if ( left < reader_rec_size(hdr) ||
-             (hdr & 0x0ffff000) == (XA_TRC_GEN & 0x0ffff000) )
+        if ( (hdr & 0x0ffff000) == (XA_TRC_GEN & 0x0ffff000) )
             break;
         if ( hdr >> 31 )
         {
@@ -264,7 +269,8 @@ static inline unsigned int reader_run(struct xa_reader *rd,
         rec->cpu = (uint16_t)cpu;
         rec->mark = mark;
         mark = 0;
-        if ( (size_t)(end - q) >= sizeof(rec->extra) )
+        if ( __builtin_expect(left >= READER_REC_MAX, 1) ||
+             (size_t)(end - q) >= sizeof(rec->extra) )
             memcpy(rec->extra, q, sizeof(rec->extra));
         else
             memcpy(rec->extra, q, nr_extra * 4);
