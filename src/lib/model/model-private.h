@@ -411,8 +411,9 @@ void model_stat_said(struct xa_model *m, int rc, unsigned int cpu);
  * it, the sample goes to the statistic's nearest group: MEMORY_BUDGET),
  * a cycle sum that saturates counted (SUM_SATURATED).
  */
-static inline void model_stat_add(struct xa_model *m, struct xa_stat *st,
-                                  uint64_t c, unsigned int cpu)
+static inline __attribute__((always_inline))
+void model_stat_add(struct xa_model *m, struct xa_stat *st, uint64_t c,
+                    unsigned int cpu)
 {
     int rc = stat_add_within(st, c, &m->mem, m->key_budget);
 

@@ -16,21 +16,29 @@
  * the last bucket), XA_E_RANGE for a bucket beyond 2^32 samples,
  * XA_E_NOMEM.  Count, cycles and extremes are the caller's.
  */
-/* The group and bucket of a value (log-linear, stats.c). */
+/*
+ * The bucket of a value (log-linear, stats.c), g * XA_STAT_SUB + b with
+ * no branch: for v >= 2^(XA_STAT_SUB_BITS + 1), with sh = the bits below
+ * the top XA_STAT_SUB_BITS + 1, v >> sh is XA_STAT_SUB + b and group g
+ * is sh + 1; below, sh is 0 and v is the bucket (group 0, or the first
+ * half of group 1 whose buckets are 1 wide).
+ */
+static inline unsigned int stat_bucket_index(uint64_t v)
+{
+    unsigned int sh = 63 - XA_STAT_SUB_BITS -
+                      (unsigned int)__builtin_clzll(v | (2 * XA_STAT_SUB - 1));
+
+    return sh * XA_STAT_SUB + (unsigned int)(v >> sh);
+}
+
+/* The group and bucket of a value. */
 static inline void stat_bucket_of(uint64_t v, unsigned int *g,
                                   unsigned int *b)
 {
-    unsigned int e;
+    unsigned int k = stat_bucket_index(v);
 
-    if ( v < XA_STAT_SUB )
-    {
-        *g = 0;
-        *b = (unsigned int)v;
-        return;
-    }
-    e = 63 - (unsigned int)__builtin_clzll(v);          /* >= 6 */
-    *g = e - XA_STAT_SUB_BITS + 1;
-    *b = (unsigned int)(v >> (e - XA_STAT_SUB_BITS)) & (XA_STAT_SUB - 1);
+    *g = k / XA_STAT_SUB;
+    *b = k % XA_STAT_SUB;
 }
 
 /* Allocates group g of s's histogram: XA_OK or XA_E_NOMEM. */
@@ -58,29 +66,37 @@ static inline int stat_sum_add(uint64_t *sum, uint64_t n)
 }
 
 /*
+ * xa_stat_add_within() when the sample's group is missing or the sum
+ * would wrap (stats.c).
+ */
+int stat_add_slow(struct xa_stat *s, uint64_t cycles, uint64_t *mem,
+                  uint64_t limit);
+
+/*
  * xa_stat_add_within(), inline for the model's hot paths: one sample, a
- * new histogram group charged to *mem within limit.
+ * new histogram group charged to *mem within limit.  The common sample,
+ * whose group exists and whose sum does not wrap, is a few instructions
+ * and no call.
  */
 static inline __attribute__((always_inline))
 int stat_add_within(struct xa_stat *s, uint64_t cycles, uint64_t *mem,
                     uint64_t limit)
 {
-    unsigned int g, b, ng;
-    int rc = XA_OK, sat;
+    unsigned int k = stat_bucket_index(cycles);
+    uint32_t *grp = s->groups[k / XA_STAT_SUB];
+    uint64_t sum;
 
+    if ( __builtin_expect(!grp || __builtin_add_overflow(s->cycles, cycles,
+                                                         &sum), 0) )
+        return stat_add_slow(s, cycles, mem, limit);
     if ( !s->count || cycles < s->min )
         s->min = cycles;
     if ( cycles > s->max )
         s->max = cycles;
     s->count++;
-    sat = stat_sum_add(&s->cycles, cycles);
-    stat_bucket_of(cycles, &g, &b);
-    ng = g;
-    if ( __builtin_expect(!s->groups[g], 0) &&
-         (rc = stat_add_new_group(s, g, &ng, &b, mem, limit)) < 0 )
-        return rc;
-    s->groups[ng][b]++;
-    return rc | sat;
+    s->cycles = sum;
+    grp[k % XA_STAT_SUB]++;
+    return XA_OK;
 }
 
 int stat_hist_add_json(struct xa_stat *s, const struct xa_json_value *hist,

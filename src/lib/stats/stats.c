@@ -103,6 +103,28 @@ int stat_add_new_group(struct xa_stat *s, unsigned int g, unsigned int *ng,
     return XA_OK;
 }
 
+__attribute__((noinline))
+int stat_add_slow(struct xa_stat *s, uint64_t cycles, uint64_t *mem,
+                  uint64_t limit)
+{
+    unsigned int g, b, ng;
+    int rc = XA_OK, sat;
+
+    if ( !s->count || cycles < s->min )
+        s->min = cycles;
+    if ( cycles > s->max )
+        s->max = cycles;
+    s->count++;
+    sat = stat_sum_add(&s->cycles, cycles);
+    stat_bucket_of(cycles, &g, &b);
+    ng = g;
+    if ( !s->groups[g] &&
+         (rc = stat_add_new_group(s, g, &ng, &b, mem, limit)) < 0 )
+        return rc;
+    s->groups[ng][b]++;
+    return rc | sat;
+}
+
 int xa_stat_add_within(struct xa_stat *s, uint64_t cycles, uint64_t *mem,
                        uint64_t limit)
 {
