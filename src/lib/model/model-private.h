@@ -264,7 +264,19 @@ struct pcpu {
     struct vcpu *held_for;
     struct xa_record *held;
     unsigned int nr_held, cap_held;
+    /*
+     * Not present, no TSC yet, a loss ending or records held: the fast
+     * path of model.c's model_feed() leaves its records to the full one.
+     * Set by pcpu_slow_update() wherever one of those changes.
+     */
+    bool slow;
 };
+
+static inline void pcpu_slow_update(struct pcpu *p)
+{
+    p->slow = !p->present || !p->first_tsc || p->lost_end_pending ||
+              p->held_for;
+}
 
 #define HOLD_RECORDS_MAX 1024u      /* per pCPU */
 #define HOLD_PCPUS_MAX 64u          /* held at once */
@@ -339,6 +351,8 @@ struct xa_model {
         uint8_t need;               /* known: its min_extra; else 255 */
         uint8_t vol;                /* p->volume[] slot */
         uint8_t kind;               /* enum ev_kind: which handler */
+        uint8_t fast_need;          /* need, or 255 where model_feed()
+                                       takes the full path (GEN, MEM) */
     } seen[256];
 
     struct xa_summary *summary;

@@ -299,6 +299,7 @@ static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
         if ( !p )
             return NULL;
         p->id = cpu;
+        p->slow = true;
         m->pcpus[cpu] = p;
     }
     if ( !p->present )
@@ -306,6 +307,7 @@ static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
         struct vcpu *v = model_vcpu_find(m, XA_DOM_DEFAULT, cpu);
 
         p->present = true;
+        pcpu_slow_update(p);
         p->seen_valid_schedule = true;
         if ( v )
         {
@@ -655,6 +657,7 @@ static bool skew_hold(struct xa_model *m, struct pcpu *p, struct vcpu *v,
     if ( !p->nr_held )
         return false;
     p->held_for = v;
+    pcpu_slow_update(p);
     m->holding[m->nr_holding++] = p;
     model_diag(m, XA_DIAG_TSC_SKEW, rec->offset, rec->cpu);
     return true;
@@ -675,6 +678,7 @@ static void hold_release(struct xa_model *m, struct pcpu *p)
     if ( i < m->nr_holding )
         m->holding[i] = m->holding[--m->nr_holding];
     p->held_for = NULL;
+    pcpu_slow_update(p);
     p->held = NULL;
     p->nr_held = p->cap_held = 0;
     for ( i = 0; i < n; i++ )
@@ -866,6 +870,7 @@ static void lost_begin(struct xa_model *m, struct pcpu *p,
     p->lost_vid = rec->extra[1] >> 16;
     p->lost_end_tsc = rec->tsc;
     p->lost_end_pending = true;
+    pcpu_slow_update(p);
 }
 
 static void lost_end(struct xa_model *m, struct pcpu *p)
@@ -873,6 +878,7 @@ static void lost_end(struct xa_model *m, struct pcpu *p)
     uint64_t tsc = p->lost_end_tsc;
 
     p->lost_end_pending = false;
+    pcpu_slow_update(p);
     if ( !p->lost_active )
         return;
     if ( tsc > p->lost_tsc && win_clip(m, p->lost_tsc, tsc) )
@@ -1371,6 +1377,8 @@ static void ev_seen_fill(struct xa_model *m, const struct xa_record *rec,
     e->need = d ? (uint8_t)d->min_extra : UINT8_MAX;
     e->vol = (uint8_t)volume_index(rec->event);
     e->kind = (uint8_t)ev_kind_of(rec->event);
+    e->fast_need = e->kind == EV_GEN || e->kind == EV_MEM ? UINT8_MAX
+                                                          : e->need;
     if ( !d )
         model_diag(m, XA_DIAG_UNKNOWN_EVENT, rec->offset, rec->cpu);
     else if ( rec->nr_extra < d->min_extra )
@@ -1509,7 +1517,10 @@ static void model_feed_full_do(struct xa_model *m,
     if ( rec->has_tsc == 1 )
     {
         if ( !p->first_tsc )
+        {
             p->first_tsc = rec->tsc;
+            pcpu_slow_update(p);
+        }
         p->last_tsc = rec->tsc;
         if ( !m->have_tsc )
         {
@@ -1595,12 +1606,8 @@ void model_feed(struct xa_model *m, const struct xa_record *rec)
     struct pcpu *p = rec->cpu < m->nr_pcpus ? m->pcpus[rec->cpu] : NULL;
     const struct ev_seen *e = &m->seen[(ev ^ (ev >> 8) ^ (ev >> 16)) & 255];
 
-    if ( __builtin_expect(!p || !p->present || rec->mark ||
-                          p->lost_end_pending || p->held_for ||
-                          rec->has_tsc > 1 ||
-                          !p->first_tsc || e->id != ev ||
-                          rec->nr_extra < e->need || e->kind == EV_GEN ||
-                          e->kind == EV_MEM, 0) )
+    if ( __builtin_expect(!p || p->slow || rec->mark || rec->has_tsc > 1 ||
+                          e->id != ev || rec->nr_extra < e->fast_need, 0) )
     {
         model_feed_full(m, rec);
         return;
