@@ -282,6 +282,25 @@ struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
     return v;
 }
 
+/*
+ * model_vcpu_find() for a vCPU that exists, in line: the domain's chain
+ * and the vCPU's slot, no call and no frame; else that function.
+ */
+static inline struct vcpu *vcpu_get(struct xa_model *m, unsigned int did,
+                                    unsigned int vid)
+{
+    const struct domain *d;
+
+    for ( d = m->dom_hash[did % DOM_HASH]; d; d = d->hnext )
+        if ( d->id == did )
+        {
+            if ( vid < d->nr_vcpus && d->vcpus[vid] )
+                return d->vcpus[vid];
+            break;
+        }
+    return model_vcpu_find(m, did, vid);
+}
+
 /* Physical CPUs: created on their first record, running the default vCPU. */
 static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
 {
@@ -732,7 +751,7 @@ static void sched_runstate_do(struct xa_model *m, struct pcpu *p,
         old_rs = (enum rs)((rec->event >> 8) & 3);
         new_rs = (enum rs)((rec->event >> 4) & 3);
     }
-    v = model_vcpu_find(m, did, vid);
+    v = vcpu_get(m, did, vid);
     if ( !v )
     {
         model_diag(m, XA_DIAG_LIMIT_DOMAINS, rec->offset, rec->cpu);
