@@ -12,9 +12,11 @@
 /* A vCPU's table of vectors (8 KiB), charged; NULL past the budget. */
 static struct w2h *w2h_new(struct xa_model *m, struct vcpu *v)
 {
-    if ( !model_charge_struct(m, W2H_COST, v->p ? v->p->id : 0) )
+    if ( !model_charge_struct(m, W2H_COST, v->p ? v->p->id : 0) ||
+         !(v->w2h = calloc(1, sizeof(*v->w2h))) )
         return NULL;
-    return v->w2h = calloc(1, sizeof(*v->w2h));
+    v->w2h->lo = UINT8_MAX;
+    return v->w2h;
 }
 
 void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
@@ -45,6 +47,8 @@ void girq_inject(struct xa_model *m, struct vcpu *v, unsigned int vec,
         g->start_tsc = 1;
         w->wanting++;
         w->interrupts++;
+        if ( vec < w->lo )
+            w->lo = (uint8_t)vec;
     }
 }
 
@@ -57,7 +61,7 @@ void girq_entry(struct vcpu *v, uint64_t tsc)
     if ( !w )
         return;
     w->waking = false;
-    for ( i = 0; i < 256 && w->wanting; i++ )
+    for ( i = w->lo; i < 256 && w->wanting; i++ )
         if ( w->vec[i].start_tsc == 1 )
         {
             w->vec[i].start_tsc = tsc;
@@ -72,15 +76,20 @@ void girq_entry(struct vcpu *v, uint64_t tsc)
 static void w2h_halt(struct xa_model *m, const struct vcpu *v,
                      struct w2h *w, uint64_t tsc)
 {
-    unsigned int i;
+    unsigned int i, started = 0;
 
-    for ( i = 0; i < 256; i++ )
+    /*
+     * At most interrupts clocks are started (an entry at TSC 0 may have
+     * stopped one): past the last, the rest has none.
+     */
+    for ( i = w->lo; i < 256 && started < w->interrupts; i++ )
     {
         struct w2h_vec *g = &w->vec[i];
         uint64_t t;
 
         if ( !g->start_tsc )
             continue;
+        started++;
         t = g->start_tsc == 1 || tsc < g->start_tsc ||
             !win_in(m, g->start_tsc) ? 0 : win_clip(m, g->start_tsc, tsc);
         if ( t && OBS(m, w2h) )
@@ -105,6 +114,7 @@ static void w2h_halt(struct xa_model *m, const struct vcpu *v,
     w->interrupts = 0;
     w->wake_vector = 0;
     w->wanting = 0;
+    w->lo = UINT8_MAX;
 }
 
 /*
@@ -147,6 +157,7 @@ void girq_reset(struct vcpu *v)
     w->wake_vector = 0;
     w->interrupts = 0;
     w->wanting = 0;
+    w->lo = UINT8_MAX;
     for ( i = 0; i < 256; i++ )
     {
         w->vec[i].start_tsc = 0;

@@ -136,6 +136,11 @@ struct w2h_vec {
 
 struct w2h {
     bool waking;                    /* woken from blocked, not yet entered */
+    /*
+     * The lowest vector started since the clocks were last cleared (a
+     * halt, a reset): none below has a clock, so the scans begin there.
+     */
+    uint8_t lo;
     uint32_t wake_vector;           /* 0: none yet this wake */
     unsigned int interrupts;        /* started since the last halt */
     unsigned int wanting;           /* waiting for the next entry's TSC */
