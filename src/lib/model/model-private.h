@@ -533,9 +533,25 @@ static inline void model_exit_sub(struct vcpu *v, uint8_t kind, uint64_t val,
 /*
  * The vCPU running on the record's pCPU, if it may own guest records of
  * type (which it takes if it had none); VT_NONE: of any type, unchanged.
+ * In line when a guest vCPU of that type runs there; else (none, idle,
+ * another type: counted, the type taken, the domain reincarnated)
+ * model_guest_vcpu_slow() in model.c.
  */
-struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
-                              enum vcpu_type type);
+struct vcpu *model_guest_vcpu_slow(struct xa_model *m,
+                                   const struct xa_record *rec,
+                                   enum vcpu_type type);
+
+static inline struct vcpu *model_guest_vcpu(struct xa_model *m,
+                                            const struct xa_record *rec,
+                                            enum vcpu_type type)
+{
+    struct vcpu *v = m->pcpus[rec->cpu]->current;
+
+    if ( __builtin_expect(v && v->d->id != XA_DOM_IDLE &&
+                          (type == VT_NONE || v->type == type), 1) )
+        return v;
+    return model_guest_vcpu_slow(m, rec, type);
+}
 /* Adds n under key; returns XA_OK, XA_E_NOMEM, or 1: folded into other. */
 int count_tab_add(struct xa_model *m, struct count_tab *t, uint32_t key,
                   uint64_t n);

@@ -1175,8 +1175,9 @@ static struct vcpu *domain_reincarnate(struct xa_model *m, struct pcpu *p,
     return nv;
 }
 
-struct vcpu *model_guest_vcpu(struct xa_model *m, const struct xa_record *rec,
-                              enum vcpu_type type)
+struct vcpu *model_guest_vcpu_slow(struct xa_model *m,
+                                   const struct xa_record *rec,
+                                   enum vcpu_type type)
 {
     struct pcpu *p = m->pcpus[rec->cpu];
     struct vcpu *v = p->current;
