@@ -74,19 +74,35 @@ static inline bool slot_less(const struct xa_merge *m, unsigned int a,
     return x->rec.offset < y->rec.offset;
 }
 
+/*
+ * The keys decide but for ties (slot_less() then): v's key is read once,
+ * each child's once.
+ */
 static void sift_down(struct xa_merge *m, unsigned int i)
 {
     unsigned int n = m->nr_heap, v = m->heap[i];
+    const uint64_t vk = m->slots[v].key;
 
     for ( ;; )
     {
         unsigned int c = 2 * i + 1;
+        uint64_t ck;
 
         if ( c >= n )
             break;
-        if ( c + 1 < n && slot_less(m, m->heap[c + 1], m->heap[c]) )
-            c++;
-        if ( !slot_less(m, m->heap[c], v) )
+        ck = m->slots[m->heap[c]].key;
+        if ( c + 1 < n )
+        {
+            uint64_t dk = m->slots[m->heap[c + 1]].key;
+
+            if ( dk < ck ||
+                 (dk == ck && slot_less(m, m->heap[c + 1], m->heap[c])) )
+            {
+                c++;
+                ck = dk;
+            }
+        }
+        if ( ck > vk || (ck == vk && !slot_less(m, m->heap[c], v)) )
             break;
         m->heap[i] = m->heap[c];
         i = c;
