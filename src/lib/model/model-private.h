@@ -359,6 +359,11 @@ struct xa_model {
         uint8_t fast_need;          /* need, or 255 where model_feed()
                                        takes the full path (GEN, MEM) */
     } seen[256];
+    /* hvm_owner() of the TRC_HVM ids seen last, by their low 6 bits. */
+    struct hvm_owned {
+        uint32_t id;                /* 0xffffffff: empty */
+        uint8_t type;               /* enum vcpu_type */
+    } hvm_owned[64];
 
     struct xa_summary *summary;
 

@@ -66,6 +66,8 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
     }
     for ( i = 0; i < 256; i++ )
         m->seen[i].id = UINT32_MAX;
+    for ( i = 0; i < 64; i++ )
+        m->hvm_owned[i].id = UINT32_MAX;
     m->mem_budget = m->opts.memory_budget ? m->opts.memory_budget
                                           : XA_MODEL_BUDGET;
     m->key_budget = m->mem_budget / 2;
@@ -1281,6 +1283,7 @@ __attribute__((noinline))
 static void hvm_record(struct xa_model *m, const struct xa_record *rec)
 {
     uint32_t ev = rec->event & ~(uint32_t)XA_TRC_64_FLAG;
+    struct hvm_owned *o;
     enum vcpu_type t;
     struct vcpu *v;
 
@@ -1314,7 +1317,13 @@ static void hvm_record(struct xa_model *m, const struct xa_record *rec)
             m->arch[v->type]->shared_record(m, v, rec);
         return;
     }
-    t = hvm_owner(m, ev);
+    o = &m->hvm_owned[ev & 63];
+    if ( o->id != ev )
+    {
+        o->id = ev;
+        o->type = (uint8_t)hvm_owner(m, ev);
+    }
+    t = (enum vcpu_type)o->type;
     if ( t != VT_NONE && m->arch[t]->hvm_record &&
          (v = model_guest_vcpu(m, rec, t)) )
         m->arch[t]->hvm_record(m, v, rec);
