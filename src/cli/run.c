@@ -211,13 +211,12 @@ static unsigned int nr_threads(const struct cli_opts *o)
  * Time slices (a file, more than one thread; docs/parallel-summary.md)
  * read and merge in parallel after a serial phase 0 (the window index:
  * a walk of every record, the mapping's page faults).  They pay only
- * where reading and merging is the slowest stage and more than one
- * thread can share it: --count with 3 threads or more.  Beside the one
- * model (the summary) or the merge that feeds the dump's formatting
- * threads, the reading is not the slowest stage, and the pipeline (the
- * single pass's reader and merge in a thread of their own) has no phase
- * 0.  --slice-records and --slice-stats (the tests) ask for slices
- * whatever the mode.
+ * where reading and merging is all the work and more than one thread can
+ * share it: --count with 3 threads or more.  With one model taking every
+ * record (the summary, the dump's merge-and-model thread) the pipeline
+ * (the single pass's reader and merge in a thread of their own) is as
+ * fast or faster, and has no serial phase 0.  --slice-records and
+ * --slice-stats (the tests) ask for slices whatever the mode.
  */
 static bool want_slices(const struct cli_opts *o, unsigned int threads)
 {
