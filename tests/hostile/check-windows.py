@@ -9,7 +9,8 @@ file-level anomaly), or set to 0, 1, +2, -1, 0xfffffff0, +64 or -64
 set to 0xfffffff0 (before: not one record read): every one of the 180,493
 records is read, each pCPU gets its own, one BAD_WINDOW_SIZE per lie is
 counted (--strict=file exits 2), and the pipe agrees with the file.  A
-CPU-change record met inside a window ends it there."""
+CPU-change record met inside a window ends it there; its word met as a
+record's data does not."""
 import os
 import struct
 import subprocess
@@ -76,5 +77,21 @@ c.ok(pcpu_records(j) == {0: 11, 1: 10}, 'swallow: records by pCPU %s' %
      pcpu_records(j))
 c.ok(j['anomalies'] == {'BAD_WINDOW_SIZE': 1},
      'swallow: anomalies %s' % j['anomalies'])
+
+# The CPU-change header's word as a record's data, not at a record
+# boundary: in the vectorised blocks of 64 bytes and in the tail after
+# them.  The size is honest, so the window is read whole, with no anomaly.
+CC_WORD = 0x2001f003
+a = b''.join(H.rec(H.CONTINUE, 1000 + 10 * k, 1 << 16, CC_WORD, CC_WORD)
+             for k in range(13))
+b = b''.join(H.rec(H.CONTINUE, 1005 + 10 * k, 1 << 16 | 1) for k in range(4))
+p = write('data-word', H.window(0, a) + H.window(1, b) +
+          H.window(0, H.rec(H.CONTINUE, 2000, 1 << 16, CC_WORD)))
+for pipe in (False, True):
+    j = xarun.run(['--format=json'], p, pipe=pipe).json()
+    what = 'data-word (%s)' % ('pipe' if pipe else 'file')
+    c.ok(pcpu_records(j) == {0: 14, 1: 4}, '%s: records by pCPU %s' %
+         (what, pcpu_records(j)))
+    c.ok(j['anomalies'] == {}, '%s: anomalies %s' % (what, j['anomalies']))
 subprocess.call(['rm', '-rf', tmp])
 c.done()

@@ -315,6 +315,58 @@ static void walk_timeline(struct xa_reader *rd, struct walk *w, uint64_t from,
 }
 
 /*
+ * Whether a word at a multiple of 4 bytes into b[0, n) is a CPU-change
+ * header.  Every record of a window starts at such a word, so when none
+ * is, no record is one: what the walk of the window's records would find
+ * is known without the walk's chain of record sizes, each waiting for the
+ * load before it.  Blocks of 64 bytes are compared as four vectors of
+ * four words (the compilers' vector extension, SSE2 or NEON compares),
+ * with one branch per block.
+ */
+#if defined(__GNUC__)
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+typedef int32_t i32x4 __attribute__((vector_size(16)));
+
+static inline bool block_has_word(const uint8_t *b, uint32_t word)
+{
+    const u32x4 m = { word, word, word, word };
+    u32x4 v0, v1, v2, v3;
+    i32x4 hit;
+    uint64_t h[2];
+
+    memcpy(&v0, b, 16);
+    memcpy(&v1, b + 16, 16);
+    memcpy(&v2, b + 32, 16);
+    memcpy(&v3, b + 48, 16);
+    hit = (v0 == m) | (v1 == m) | (v2 == m) | (v3 == m);
+    memcpy(h, &hit, sizeof(h));
+    return (h[0] | h[1]) != 0;
+}
+#else
+static inline bool block_has_word(const uint8_t *b, uint32_t word)
+{
+    unsigned int k, hit = 0;
+
+    for ( k = 0; k < 64; k += 4 )
+        hit |= rd32(b + k) == word;
+    return hit != 0;
+}
+#endif
+
+static bool any_cpu_change_word(const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+
+    for ( ; i + 64 <= n; i += 64 )
+        if ( block_has_word(b + i, XA_TRC_TRACE_CPU_CHANGE_HDR) )
+            return true;
+    for ( ; i + 4 <= n; i += 4 )
+        if ( rd32(b + i) == XA_TRC_TRACE_CPU_CHANGE_HDR )
+            return true;
+    return false;
+}
+
+/*
  * Where the window whose data starts at data ends, given its size field.
  * Returns the end, and sets *kind to the anomaly (XA_DIAG_NR: none) and
  * *garbage when the header is not a window at all.
@@ -330,6 +382,23 @@ static uint64_t window_end(struct xa_reader *rd, uint64_t data, uint32_t size,
     *garbage = false;
     if ( size % 4 == 0 && size <= WINDOW_MAX )
     {
+        /*
+         * The common window: its bytes and a CPU-change record after them
+         * at hand (a stream's only for a window of a chunk at most, so
+         * that a lying size is not buffered whole), and no word of it
+         * that could be a CPU-change record.
+         */
+        if ( !rd->read || size <= STREAM_CHUNK )
+        {
+            size_t avail;
+            const uint8_t *b = peek(rd, data, (size_t)size + 4, &avail);
+
+            if ( rd->error )
+                return end;
+            if ( avail == (size_t)size + 4 && !memcmp(b + size, magic, 4) &&
+                 !any_cpu_change_word(b, size) )
+                return end;
+        }
         r = walk(rd, &w, end, false);
         if ( r == WALK_MAGIC )
         {
