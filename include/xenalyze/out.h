@@ -48,7 +48,14 @@ XA_API void xa_out_printf(struct xa_out *o, const char *fmt, ...)
 XA_API void xa_out_json_str(struct xa_out *o, const char *s);
 /* A CSV field: as is, or quoted when it holds a comma, quote or newline. */
 XA_API void xa_out_csv_str(struct xa_out *o, const char *s);
-/* Fixed-point: v / 10^frac_digits written with frac_digits decimals. */
+/*
+ * A double as printf's "%*.*f" writes it (right-aligned in width, rounded
+ * to decimals places, a tie to even on the exact value), without printf
+ * for finite values that are not negative and below 2^64 / 10^decimals.
+ */
+XA_API void xa_out_fixed(struct xa_out *o, double v, unsigned int width,
+                         unsigned int decimals);
+/* xa_out_fixed() with no width. */
 XA_API void xa_out_double(struct xa_out *o, double v, unsigned int decimals);
 
 /* Appends n bytes; inline because the dump calls it for every field. */

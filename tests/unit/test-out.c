@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * xa_out: the hand-written number formatting the dump relies on, against
- * snprintf, at every digit-count boundary.
+ * snprintf, at every digit-count boundary; the fixed-point doubles the
+ * summary writes, against snprintf, on random values, ties and limits.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +20,60 @@ static bool same(struct xa_out *o, const char *want)
         printf("# got \"%.*s\", want \"%s\"\n", (int)o->len, o->buf, want);
     o->len = 0;
     return ok;
+}
+
+/* xa_out_fixed() against "%*.*f" for v at every width and decimals used. */
+static unsigned int fixed_bad(struct xa_out *o, double v)
+{
+    static const unsigned int widths[] = { 0, 7, 11, 30 };
+    unsigned int d, w, bad = 0;
+    char want[400];
+
+    for ( d = 0; d <= 10; d++ )
+        for ( w = 0; w < sizeof(widths) / sizeof(widths[0]); w++ )
+        {
+            snprintf(want, sizeof(want), "%*.*f", (int)widths[w], (int)d, v);
+            xa_out_fixed(o, v, widths[w], d);
+            bad += !same(o, want);
+        }
+    return bad;
+}
+
+static double rand_unit(void)
+{
+    return (double)(tap_rand() >> 11) / 9007199254740992.0;
+}
+
+static void test_fixed(struct xa_out *o)
+{
+    static const double edge[] = {
+        0.0, -0.0, 0.5, 1.5, 2.5, 0.125, 0.375, 0.0625, 1e-300, 5e-324,
+        0.0005, 0.00050000000000000001, 0.9999999995, 99.995, 100.0,
+        1844674407370.9551615, 18446744073.709551615, 1.8446744073709552e19,
+        1.8446744073709552e18, 9.2233720368547758e18, 1e22, 1e300, -1.25,
+        -0.004,
+    };
+    unsigned int i, bad = 0, n = 0;
+    double v;
+
+    for ( i = 0; i < sizeof(edge) / sizeof(edge[0]); i++, n++ )
+        bad += fixed_bad(o, edge[i]);
+    bad += fixed_bad(o, INFINITY) + fixed_bad(o, -INFINITY) +
+           fixed_bad(o, NAN);
+    n += 3;
+    /* Exact ties at every decimal: k / 2^j. */
+    for ( i = 0; i < 4096; i++, n++ )
+        bad += fixed_bad(o, ldexp((double)(tap_rand() % 100000), -(int)(i % 24)));
+    /* Random values over many magnitudes, and ratios as the summary makes. */
+    for ( i = 0; i < 20000; i++, n += 2 )
+    {
+        v = rand_unit() * pow(10.0, (double)(i % 40) - 20.0);
+        bad += fixed_bad(o, v);
+        v = 100.0 * (double)(tap_rand() % 1000000) /
+            (double)(tap_rand() % 1000000 + 1);
+        bad += fixed_bad(o, v);
+    }
+    TAP_EQ(bad, 0, "%u doubles at 44 widths and decimals each as snprintf", n);
 }
 
 int main(void)
@@ -78,6 +134,7 @@ int main(void)
     xa_out_str(&o, "exactly sixteen!");
     xa_out_str(&o, "abc");
     tap_ok(same(&o, "exactly sixteen!abc"), "short copies");
+    test_fixed(&o);
     xa_out_dispose(&o);
     return tap_done();
 }

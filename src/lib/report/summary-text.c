@@ -40,9 +40,29 @@ static double usecs(const struct xa_summary *s, uint64_t cycles)
 static void pct(struct xa_out *o, uint64_t part, uint64_t whole)
 {
     if ( whole )
-        xa_out_printf(o, " %7.2f", 100.0 * (double)part / (double)whole);
+    {
+        xa_out_char(o, ' ');
+        xa_out_fixed(o, 100.0 * (double)part / (double)whole, 7, 2);
+    }
     else
-        xa_out_printf(o, " %7s", "-");
+        xa_out_str(o, "       -");
+}
+
+/*
+ * " " and a number, right-aligned in width: the statistics' columns, in
+ * the output buffer without printf (a summary has thousands of them).
+ */
+static void col_u64(struct xa_out *o, uint64_t v, unsigned int width)
+{
+    xa_out_char(o, ' ');
+    xa_out_u64w(o, v, width);
+}
+
+static void col_fixed(struct xa_out *o, double v, unsigned int width,
+                      unsigned int decimals)
+{
+    xa_out_char(o, ' ');
+    xa_out_fixed(o, v, width, decimals);
 }
 
 static void stat_header(struct ctx *c, const char *title)
@@ -75,19 +95,22 @@ static void stat_line(struct ctx *c, const char *indent, const char *name,
     uint64_t mean = xa_stat_mean(st);
     unsigned int i;
 
-    xa_out_printf(c->o, "%s%-*s %9llu %11.6f", indent,
-                  (int)(c->w - (int)strlen(indent)), name,
-                  (unsigned long long)st->count, secs(s, st->cycles));
+    xa_out_printf(c->o, "%s%-*s", indent,
+                  (int)(c->w - (int)strlen(indent)), name);
+    col_u64(c->o, st->count, 9);
+    col_fixed(c->o, secs(s, st->cycles), 11, 6);
     pct(c->o, st->cycles, c->total);
     pct(c->o, st->count, count_all);
     pct(c->o, st->cycles, time_all);
-    xa_out_printf(c->o, " %11llu %11.3f %11.3f", (unsigned long long)mean,
-                  usecs(s, mean), usecs(s, st->count ? st->min : 0));
+    col_u64(c->o, mean, 11);
+    col_fixed(c->o, usecs(s, mean), 11, 3);
+    col_fixed(c->o, usecs(s, st->count ? st->min : 0), 11, 3);
     for ( i = 0; i < NR_SHOWN; i++ )
-        xa_out_printf(c->o, " %11.3f",
-                      usecs(s, xa_stat_pct(st,
-                                           xa_stat_pcts[shown_pcts[i]])));
-    xa_out_printf(c->o, " %11.3f\n", usecs(s, st->max));
+        col_fixed(c->o, usecs(s, xa_stat_pct(st,
+                                             xa_stat_pcts[shown_pcts[i]])),
+                  11, 3);
+    col_fixed(c->o, usecs(s, st->max), 11, 3);
+    xa_out_char(c->o, '\n');
 }
 
 static void hz_line(struct xa_out *o, const struct xa_summary *s)
@@ -485,12 +508,12 @@ static void overview_row(struct ctx *c, const char *name,
     };
     unsigned int i;
 
-    xa_out_printf(c->o, " %-14s %9llu %12.6f", name,
-                  (unsigned long long)v->exit_count,
-                  secs(c->s, v->exit_cycles));
+    xa_out_printf(c->o, " %-14s", name);
+    col_u64(c->o, v->exit_count, 9);
+    col_fixed(c->o, secs(c->s, v->exit_cycles), 12, 6);
     pct(c->o, v->exit_cycles, c->total);
     for ( i = 0; i < sizeof(cols) / sizeof(cols[0]); i++ )
-        xa_out_printf(c->o, " %11.6f", secs(c->s, v->rs[cols[i]]->cycles));
+        col_fixed(c->o, secs(c->s, v->rs[cols[i]]->cycles), 11, 6);
     xa_out_char(c->o, '\n');
 }
 

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * struct xa_out: buffered text output with hand-written integer
- * formatting, so that the dump's hot loop never calls printf.
+ * formatting, so that the dump's hot loop never calls printf, and
+ * fixed-point doubles, exactly as printf rounds them, for the summary's
+ * thousands of columns.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,11 +311,100 @@ void xa_out_csv_str(struct xa_out *o, const char *s)
     xa_out_char(o, '"');
 }
 
+#define FIXED_DECIMALS_MAX 9
+
+/*
+ * v (finite, not negative) times 10^decimals, rounded as printf rounds it:
+ * to nearest, a tie to even, on the double's exact value.  The double is
+ * m * 2^e exactly (m of 53 bits at most), so m * 10^decimals (83 bits at
+ * most) is exact in 128 bits and the shift by -e decides the rounding.
+ * False when the result does not fit 64 bits or there is no 128-bit type.
+ */
+static bool fixed_scaled(double v, unsigned int decimals, uint64_t *q)
+{
+#if defined(__SIZEOF_INT128__)
+    unsigned __int128 x, rem, half;
+    uint64_t bits, m;
+    int e;
+
+    memcpy(&bits, &v, sizeof(bits));
+    if ( bits >> 63 || ((bits >> 52) & 0x7ff) == 0x7ff )
+        return false;                   /* negative, -0, inf, NaN */
+    m = bits & ((1ull << 52) - 1);
+    e = (int)((bits >> 52) & 0x7ff);
+    if ( e )
+        m |= 1ull << 52;
+    else
+        e = 1;                          /* subnormal */
+    e -= 1075;
+    x = (unsigned __int128)m * pow10[decimals];
+    if ( e >= 0 )
+    {
+        if ( e > 63 || (x << e) >> e != x || (x << e) >> 64 )
+            return false;
+        *q = (uint64_t)(x << e);
+        return true;
+    }
+    if ( -e >= 127 )
+    {
+        *q = 0;                         /* below 2^-44: rounds to 0 */
+        return true;
+    }
+    rem = x & (((unsigned __int128)1 << -e) - 1);
+    half = (unsigned __int128)1 << (-e - 1);
+    x >>= -e;
+    if ( x >> 64 )
+        return false;
+    *q = (uint64_t)x;
+    if ( rem > half || (rem == half && (*q & 1)) )
+        (*q)++;
+    return *q != 0 || x == 0;           /* false: wrapped at 2^64 */
+#else
+    (void)v;
+    (void)decimals;
+    (void)q;
+    return false;
+#endif
+}
+
+void xa_out_fixed(struct xa_out *o, double v, unsigned int width,
+                  unsigned int decimals)
+{
+    static const char spaces[PAD_MAX] = "                ";
+    uint64_t q, unit;
+    unsigned int n, fill;
+    char *d;
+
+    if ( decimals > FIXED_DECIMALS_MAX || !fixed_scaled(v, decimals, &q) )
+    {
+        xa_out_printf(o, "%*.*f", (int)width, (int)decimals, v);
+        return;
+    }
+    unit = pow10[decimals];
+    /* The integer part's digits, the point, the fraction's. */
+    n = nr_digits(q / unit) + (decimals ? decimals + 1 : 0);
+    fill = width > n ? width - n : 0;
+    if ( o->len + fill + n + PAD_MAX > o->cap &&
+         !xa_out_reserve(o, fill + n + PAD_MAX) )
+        return;
+    d = o->buf + o->len;
+    if ( fill <= PAD_MAX )
+        memcpy(d, spaces, PAD_MAX);
+    else
+        memset(d, ' ', fill);
+    d += fill;
+    if ( decimals )
+    {
+        put_digits(d + n, q % unit, decimals);
+        d[n - decimals - 1] = '.';
+        put_digits(d + n - decimals - 1, q / unit, n - decimals - 1);
+    }
+    else
+        put_digits(d + n, q, n);
+    o->len += fill + n;
+}
+
 void xa_out_double(struct xa_out *o, double v, unsigned int decimals)
 {
-    char tmp[64];
-    int n = snprintf(tmp, sizeof(tmp), "%.*f", (int)decimals, v);
-
-    if ( n > 0 )
-        xa_out_mem(o, tmp, (size_t)n);
+    xa_out_fixed(o, v, 0, decimals);
 }
