@@ -40,6 +40,9 @@ XA_API int xa_stat_add(struct xa_stat *s, uint64_t cycles);
 XA_API int xa_stat_merge(struct xa_stat *dst, const struct xa_stat *src);
 /* The p-th percentile (0 < p <= 100), nearest rank; 0 when empty. */
 XA_API uint64_t xa_stat_pct(const struct xa_stat *s, double p);
+/* xa_stat_pct() of n percentiles p[] in ascending order, in one pass. */
+XA_API void xa_stat_pct_many(const struct xa_stat *s, const double *p,
+                             unsigned int n, uint64_t *out);
 /*
  * Buckets by one index, for writing a histogram out and reading it back
  * (the JSON summary's "hist", xenalyze merge): bucket k < 64 holds the

@@ -104,6 +104,16 @@ static double check_dist(const char *what, uint64_t *v, unsigned int n)
     }
     tap_ok(worst <= 0.008, "%s: worst percentile error %.4f%% <= 0.8%%",
            what, worst * 100);
+    {
+        uint64_t many[XA_STAT_NR_PCT];
+        unsigned int same = 0;
+
+        xa_stat_pct_many(&s, xa_stat_pcts, XA_STAT_NR_PCT, many);
+        for ( i = 0; i < XA_STAT_NR_PCT; i++ )
+            same += many[i] == xa_stat_pct(&s, xa_stat_pcts[i]);
+        TAP_EQ(same, XA_STAT_NR_PCT, "%s: the percentiles in one pass",
+               what);
+    }
     TAP_EQ(a.count, s.count, "%s: merged count", what);
     TAP_EQ(a.cycles, s.cycles, "%s: merged total", what);
     xa_stat_dispose(&s);

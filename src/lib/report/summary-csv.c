@@ -90,6 +90,7 @@ static void stat_row(struct xa_out *o, const struct xa_summary *s,
                      const struct row *r, const struct xa_stat *st,
                      uint64_t count_all, uint64_t time_all)
 {
+    uint64_t pcts[XA_STAT_NR_PCT];
     unsigned int i;
 
     head(o, r);
@@ -98,8 +99,9 @@ static void stat_row(struct xa_out *o, const struct xa_summary *s,
     ufield(o, st->count ? st->min : 0);
     ufield(o, st->max);
     ufield(o, xa_stat_mean(st));
+    xa_stat_pct_many(st, xa_stat_pcts, XA_STAT_NR_PCT, pcts);
     for ( i = 0; i < XA_STAT_NR_PCT; i++ )
-        ufield(o, xa_stat_pct(st, xa_stat_pcts[i]));
+        ufield(o, pcts[i]);
     xa_out_char(o, ',');
     xa_out_double(o, xa_ticks_to_s(st->cycles, s->cpu_hz), 9);
     pct(o, st->cycles, s->span_last - s->span_first);

@@ -54,16 +54,17 @@ static void hist(struct xa_out *o, const struct xa_stat *st)
 
 static void stats_fields(struct xa_out *o, const struct xa_stat *st)
 {
+    uint64_t pcts[XA_STAT_NR_PCT];
     unsigned int i;
 
+    xa_stat_pct_many(st, xa_stat_pcts, XA_STAT_NR_PCT, pcts);
     kv_u(o, "count", st->count, true);
     kv_u(o, "cycles", st->cycles, true);
     kv_u(o, "min", st->min, true);
     kv_u(o, "max", st->max, true);
     kv_u(o, "mean", xa_stat_mean(st), true);
     for ( i = 0; i < XA_STAT_NR_PCT; i++ )
-        kv_u(o, xa_stat_pct_names[i], xa_stat_pct(st, xa_stat_pcts[i]),
-             true);
+        kv_u(o, xa_stat_pct_names[i], pcts[i], true);
     hist(o, st);
 }
 

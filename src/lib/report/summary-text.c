@@ -92,7 +92,7 @@ static void stat_line(struct ctx *c, const char *indent, const char *name,
                       uint64_t time_all)
 {
     const struct xa_summary *s = c->s;
-    uint64_t mean = xa_stat_mean(st);
+    uint64_t mean = xa_stat_mean(st), pcts[XA_STAT_NR_PCT];
     unsigned int i;
 
     xa_out_printf(c->o, "%s%-*s", indent,
@@ -105,10 +105,9 @@ static void stat_line(struct ctx *c, const char *indent, const char *name,
     col_u64(c->o, mean, 11);
     col_fixed(c->o, usecs(s, mean), 11, 3);
     col_fixed(c->o, usecs(s, st->count ? st->min : 0), 11, 3);
+    xa_stat_pct_many(st, xa_stat_pcts, XA_STAT_NR_PCT, pcts);
     for ( i = 0; i < NR_SHOWN; i++ )
-        col_fixed(c->o, usecs(s, xa_stat_pct(st,
-                                             xa_stat_pcts[shown_pcts[i]])),
-                  11, 3);
+        col_fixed(c->o, usecs(s, pcts[shown_pcts[i]]), 11, 3);
     col_fixed(c->o, usecs(s, st->max), 11, 3);
     xa_out_char(c->o, '\n');
 }

@@ -171,41 +171,68 @@ int xa_stat_merge(struct xa_stat *dst, const struct xa_stat *src)
     return rc < 0 ? rc : XA_OK;
 }
 
-uint64_t xa_stat_pct(const struct xa_stat *s, double p)
+/* The nearest rank of percentile p among count samples. */
+static uint64_t pct_rank(uint64_t count, double p)
 {
-    uint64_t rank, seen = 0;
-    unsigned int g, b;
+    uint64_t rank = (uint64_t)(p / 100.0 * (double)count + 0.999999999);
 
-    if ( !s->count )
-        return 0;
-    rank = (uint64_t)(p / 100.0 * (double)s->count + 0.999999999);
     if ( rank < 1 )
         rank = 1;
-    if ( rank > s->count )
-        rank = s->count;
+    if ( rank > count )
+        rank = count;
+    return rank;
+}
 
-    for ( g = 0; g < XA_STAT_GROUPS; g++ )
+void xa_stat_pct_many(const struct xa_stat *s, const double *p,
+                      unsigned int n, uint64_t *out)
+{
+    uint64_t rank, seen = 0;
+    unsigned int g, b, i = 0;
+
+    if ( !s->count )
+    {
+        for ( ; i < n; i++ )
+            out[i] = 0;
+        return;
+    }
+    rank = pct_rank(s->count, p[0]);
+    for ( g = 0; g < XA_STAT_GROUPS && i < n; g++ )
     {
         if ( !s->groups[g] )
             continue;
-        for ( b = 0; b < XA_STAT_SUB; b++ )
+        for ( b = 0; b < XA_STAT_SUB && i < n; b++ )
         {
-            seen += s->groups[g][b];
-            if ( seen >= rank )
-            {
-                uint64_t lo, width, v;
+            uint64_t lo, width, v;
 
-                bucket_range(g, b, &lo, &width);
-                v = lo + width / 2;
-                if ( v < s->min )
-                    v = s->min;
-                if ( v > s->max )
-                    v = s->max;
-                return v;
+            seen += s->groups[g][b];
+            if ( seen < rank )
+                continue;
+            bucket_range(g, b, &lo, &width);
+            v = lo + width / 2;
+            if ( v < s->min )
+                v = s->min;
+            if ( v > s->max )
+                v = s->max;
+            /* Every percentile whose rank this bucket reaches. */
+            while ( seen >= rank )
+            {
+                out[i++] = v;
+                if ( i == n )
+                    break;
+                rank = pct_rank(s->count, p[i]);
             }
         }
     }
-    return s->max;
+    for ( ; i < n; i++ )
+        out[i] = s->max;
+}
+
+uint64_t xa_stat_pct(const struct xa_stat *s, double p)
+{
+    uint64_t v;
+
+    xa_stat_pct_many(s, &p, 1, &v);
+    return v;
 }
 
 int xa_stat_bucket_next(const struct xa_stat *s, unsigned int *k, uint64_t *n)
