@@ -22,16 +22,17 @@ typedef void merge_globals_fn(void *arg, uint64_t *first_key,
                               uint64_t *ended_max);
 
 /*
- * A merge that yields the records with keys below stop (then XA_AGAIN);
- * at_cut: rd starts at a cut, not at the trace's start.
+ * A merge that yields the records (with has_stop, those with keys below
+ * stop, then XA_AGAIN); at_cut: rd starts at a cut, not at the trace's
+ * start.
  */
-int merge_new_slice(struct xa_reader *rd, bool at_cut, uint64_t stop,
-                    merge_globals_fn *globals, void *arg,
+int merge_new_slice(struct xa_reader *rd, bool at_cut, bool has_stop,
+                    uint64_t stop, merge_globals_fn *globals, void *arg,
                     struct xa_merge **out);
 /* Reads each CPU's first record (done by the first read otherwise). */
 int merge_prime(struct xa_merge *m);
 /* Moves the stop on: the merge goes on into the next slice. */
-void merge_set_stop(struct xa_merge *m, uint64_t stop);
+void merge_set_stop(struct xa_merge *m, bool has_stop, uint64_t stop);
 void merge_get_globals(const struct xa_merge *m, uint64_t *first_key,
                        uint64_t *ended_max);
 void merge_set_globals(struct xa_merge *m, uint64_t first_key,

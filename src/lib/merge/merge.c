@@ -47,13 +47,15 @@ struct xa_merge {
     int top_pending;                /* slot returned last time, or -1 */
     bool primed;
     /*
-     * A time slice (merge-private.h): its records stop before the key
-     * stop; at_cut: it starts at a cut, each CPU's slot keyed by its last
-     * TSC before it.  first_key and ended_max are the whole trace's only
+     * A time slice (merge-private.h): with has_stop, its records stop
+     * before the key stop (a flag, since a damaged TSC may be any value);
+     * at_cut: it starts at a cut, each CPU's slot keyed by its last TSC
+     * before it.  first_key and ended_max are the whole trace's only
      * once have_globals (else asked of globals when tail_check() needs
      * them).
      */
     uint64_t stop;
+    bool has_stop;
     bool at_cut;
     bool have_globals;
     merge_globals_fn *globals;
@@ -389,21 +391,20 @@ int xa_merge_new(struct xa_reader *rd, struct xa_merge **out)
         return XA_E_NOMEM;
     m->rd = rd;
     m->top_pending = -1;
-    m->stop = UINT64_MAX;
     m->have_globals = true;
     *out = m;
     return XA_OK;
 }
 
-int merge_new_slice(struct xa_reader *rd, bool at_cut, uint64_t stop,
-                    merge_globals_fn *globals, void *arg,
+int merge_new_slice(struct xa_reader *rd, bool at_cut, bool has_stop,
+                    uint64_t stop, merge_globals_fn *globals, void *arg,
                     struct xa_merge **out)
 {
     int rc = xa_merge_new(rd, out);
 
     if ( rc )
         return rc;
-    (*out)->stop = stop ? stop : 1;
+    merge_set_stop(*out, has_stop, stop);
     (*out)->at_cut = at_cut;
     (*out)->have_globals = !at_cut;
     (*out)->globals = globals;
@@ -563,8 +564,7 @@ static inline int merge_next(struct xa_merge *m, const struct xa_record **rec)
         if ( rc == XA_END && m->rd->changes == m->changes )
             return XA_END;
     }
-    /* UINT64_MAX: no stop (a damaged TSC may be all ones). */
-    if ( m->stop != UINT64_MAX && m->slots[m->heap[0]].key >= m->stop )
+    if ( m->has_stop && m->slots[m->heap[0]].key >= m->stop )
         return XA_AGAIN;
     m->top_pending = (int)m->heap[0];
     if ( __builtin_expect(m->slots[m->heap[0]].tail_jump, 0) )
@@ -605,7 +605,7 @@ unsigned int xa_merge_read(struct xa_merge *m, struct xa_record *out,
             continue;
         /* A slice's run stops before its stop key, as merge_next() does. */
         thresh = root_thresh(m);
-        if ( m->stop != UINT64_MAX && thresh >= m->stop )
+        if ( m->has_stop && thresh >= m->stop )
             thresh = m->stop - 1;
         k = reader_run(m->rd, sl->cs, sl->rec.cpu, &out[n], max - n,
                        thresh, &over);
@@ -634,8 +634,10 @@ int merge_prime(struct xa_merge *m)
     return m->primed ? XA_OK : prime(m);
 }
 
-void merge_set_stop(struct xa_merge *m, uint64_t stop)
+void merge_set_stop(struct xa_merge *m, bool has_stop, uint64_t stop)
 {
+    m->has_stop = has_stop;
+    /* At least 1: a run's threshold is stop - 1. */
     m->stop = stop ? stop : 1;
 }
 

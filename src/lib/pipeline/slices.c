@@ -108,7 +108,7 @@ static void slice_globals(void *arg, uint64_t *first_key, uint64_t *ended)
 static void run_slice(struct xa_slices *s, unsigned int k)
 {
     struct slice *sl = &s->sl[k];
-    uint64_t stop = k + 1 < s->nr ? s->cuts[k].tsc : UINT64_MAX;
+    bool has_stop = k + 1 < s->nr;
     int rc = XA_E_NOMEM;
 
     xa_diag_init(&sl->prime_diag);
@@ -118,7 +118,9 @@ static void run_slice(struct xa_slices *s, unsigned int k)
         rc = reader_open_slice(s->ix, k ? &s->cuts[k - 1] : NULL,
                                k ? &sl->prime_diag : &sl->diag, &sl->rd);
     if ( !rc )
-        rc = merge_new_slice(sl->rd, k > 0, stop, slice_globals, sl, &sl->m);
+        rc = merge_new_slice(sl->rd, k > 0, has_stop,
+                             has_stop ? s->cuts[k].tsc : 0, slice_globals,
+                             sl, &sl->m);
     if ( !rc )
         rc = merge_prime(sl->m);
     if ( !rc && k )
@@ -271,7 +273,8 @@ static int go_on(struct xa_slices *s, struct slice *prev, unsigned int k)
     xa_diag_init(&s->cont_diag);
     reader_set_diag(prev->rd, &s->cont_diag);
     merge_set_globals(prev->m, s->first_key, s->ended_max);
-    merge_set_stop(prev->m, k + 1 < s->nr ? s->cuts[k].tsc : UINT64_MAX);
+    merge_set_stop(prev->m, k + 1 < s->nr,
+                   k + 1 < s->nr ? s->cuts[k].tsc : 0);
     do
     {
         s->own->n = xa_merge_read(prev->m, s->own->recs, s->batch, &rc);
@@ -290,7 +293,7 @@ static int run_inline(struct xa_slices *s)
 
     xa_diag_init(&sl->diag);
     if ( (rc = reader_open_slice(s->ix, NULL, &sl->diag, &sl->rd)) ||
-         (rc = merge_new_slice(sl->rd, false, UINT64_MAX, NULL, NULL,
+         (rc = merge_new_slice(sl->rd, false, false, 0, NULL, NULL,
                                &sl->m)) )
         return rc;
     do

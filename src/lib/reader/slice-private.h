@@ -31,7 +31,7 @@ struct reader_index {
     const uint8_t *mem;
     size_t size;
     struct reader_window *w;        /* in scan order */
-    size_t nr, cap;
+    unsigned int nr, cap;
     struct xa_diag diag;            /* what the scan met */
     struct xa_reader_stats stats;   /* windows, nr_cpus, max_cpu, bytes */
     unsigned int *order;            /* CPUs in discovery order */

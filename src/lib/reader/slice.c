@@ -12,6 +12,7 @@
 #include <xenalyze/trace.h>
 
 #include "reader-private.h"
+#include "util/util-private.h"
 
 /* Estimated bytes per record from this many bytes of windows. */
 #define SAMPLE_BYTES (1u << 20)
@@ -29,16 +30,8 @@ int reader_index_add(struct reader_index *ix, unsigned int cpu, uint64_t off,
     struct reader_window *e;
     const uint8_t *p = ix->mem + off, *end = p + len;
 
-    if ( ix->nr == ix->cap )
-    {
-        size_t cap = ix->cap ? ix->cap * 2 : 1024;
-        struct reader_window *nw = realloc(ix->w, cap * sizeof(*nw));
-
-        if ( !nw )
-            return XA_E_NOMEM;
-        ix->w = nw;
-        ix->cap = cap;
-    }
+    if ( xa_grow(&ix->w, &ix->cap, sizeof(*ix->w), ix->nr, 1024) )
+        return XA_E_NOMEM;
     e = &ix->w[ix->nr++];
     memset(e, 0, sizeof(*e));
     e->off = off;
@@ -361,16 +354,8 @@ int reader_index_cuts(const struct reader_index *ix, uint64_t slice_records,
                 continue;
             }
             run = 0;
-            if ( nr_out == cap )
-            {
-                unsigned int ncap = cap ? cap * 2 : 16;
-                struct reader_cut *nc = realloc(out, ncap * sizeof(*nc));
-
-                if ( !nc )
-                    goto out;
-                out = nc;
-                cap = ncap;
-            }
+            if ( xa_grow(&out, &cap, sizeof(*out), nr_out, 16) )
+                goto out;
             out[nr_out] = cut;
             out[nr_out].cpus = malloc(cut.nr_cpus * sizeof(*cut.cpus));
             if ( !out[nr_out].cpus )
