@@ -221,8 +221,10 @@ static inline unsigned int reader_run(struct xa_reader *rd,
                                       struct xa_record *out, unsigned int max,
                                       uint64_t thresh, bool *over)
 {
-    const uint8_t *p = cs->p, *const end = cs->end, *const start = cs->start;
-    const uint64_t base = cs->base, off = cs->tsc_off;
+    const uint8_t *p = cs->p, *const end = cs->end;
+    /* A record's file offset is this plus its address: one add. */
+    const uint64_t at = cs->base - (uint64_t)(uintptr_t)cs->start,
+                   off = cs->tsc_off;
     uint64_t last = cs->last_tsc;
     uint8_t mark = cs->mark;
     unsigned int n = 0, tscless = 0;
@@ -262,7 +264,7 @@ static inline unsigned int reader_run(struct xa_reader *rd,
             tscless++;
         }
         nr_extra = (hdr >> 28) & 7;
-        rec->offset = base + (uint64_t)(p - start);
+        rec->offset = at + (uint64_t)(uintptr_t)p;
         rec->tsc = last + off;
         rec->event = hdr & 0x0fffffff;
         rec->nr_extra = (uint8_t)nr_extra;
