@@ -232,6 +232,11 @@ struct domain {
     struct vcpu **vcpus;
     unsigned int nr_vcpus;          /* array size */
     unsigned int in_state[RS_INIT + 1];
+    /*
+     * Bit s set: in_state[s] != 0, kept by domain_move() (model.c), so
+     * that a change classifies the domain from one word, not by counting.
+     */
+    uint8_t live;
     enum xa_dom_rs state;
     uint64_t state_tsc;
     struct xa_stat rs[XA_DRS_NR];

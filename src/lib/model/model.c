@@ -280,8 +280,18 @@ struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
     v->cr3_cur = -1;
     v->short_handler = CR3_NO_HANDLER;
     d->vcpus[vid] = v;
-    d->in_state[RS_INIT]++;
+    if ( !d->in_state[RS_INIT]++ )
+        d->live |= 1u << RS_INIT;
     return v;
+}
+
+/* One of d's vCPUs goes from state a to state b. */
+static inline void domain_move(struct domain *d, enum rs a, enum rs b)
+{
+    if ( !--d->in_state[a] )
+        d->live &= (uint8_t)~(1u << a);
+    if ( !d->in_state[b]++ )
+        d->live |= (uint8_t)(1u << b);
 }
 
 /*
@@ -332,11 +342,8 @@ static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
         p->seen_valid_schedule = true;
         if ( v )
         {
-            struct domain *d = v->d;
-
-            d->in_state[v->state]--;
+            domain_move(v->d, v->state, RS_RUNNING);
             v->state = RS_RUNNING;
-            d->in_state[RS_RUNNING]++;
             v->activated = true;
             v->p = p;
             p->current = v;
@@ -347,26 +354,27 @@ static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
 
 /* Accounting */
 
-static enum xa_dom_rs domain_classify(const struct domain *d)
+/*
+ * A domain's state from the states its vCPUs are in (domain.live): lost
+ * when every vCPU not in INIT is lost (or none is).
+ */
+static enum xa_dom_rs domain_classify(unsigned int live)
 {
-    const unsigned int *n = d->in_state;
-    unsigned int live = 0, i;
+    const unsigned int waiting = 1u << RS_BLOCKED | 1u << RS_OFFLINE;
 
-    for ( i = 0; i < RS_INIT; i++ )
-        live += n[i];
-    if ( n[RS_LOST] == live )
+    if ( !(live & ((1u << RS_INIT) - 1) & ~(1u << RS_LOST)) )
         return XA_DRS_LOST;
-    if ( n[RS_RUNNING] )
+    if ( live & 1u << RS_RUNNING )
     {
-        if ( n[RS_RUNNABLE] )
+        if ( live & 1u << RS_RUNNABLE )
             return XA_DRS_CONCURRENCY_HAZARD;
-        if ( n[RS_BLOCKED] || n[RS_OFFLINE] )
+        if ( live & waiting )
             return XA_DRS_PARTIAL_RUN;
         return XA_DRS_FULL_RUN;
     }
-    if ( n[RS_RUNNABLE] )
+    if ( live & 1u << RS_RUNNABLE )
     {
-        if ( n[RS_BLOCKED] || n[RS_OFFLINE] )
+        if ( live & waiting )
             return XA_DRS_PARTIAL_CONTENTION;
         return XA_DRS_FULL_CONTENTION;
     }
@@ -381,20 +389,59 @@ static const enum xa_rs rs_report[] = {
     [RS_LOST] = XA_RS_LOST,
 };
 
+/* What a vCPU that becomes runnable was doing, by its previous state. */
+static const uint8_t runnable_from[RS_INIT + 1] = {
+    [RS_RUNNING] = RUNNABLE_PREEMPT,
+    [RS_RUNNABLE] = RUNNABLE_OTHER,
+    [RS_BLOCKED] = RUNNABLE_WAKE,
+    [RS_OFFLINE] = RUNNABLE_WAKE,
+    [RS_LOST] = RUNNABLE_OTHER,
+    [RS_QUEUED] = RUNNABLE_OTHER,
+    [RS_INIT] = RUNNABLE_OTHER,
+};
+
+/*
+ * The observers of runstate_update(), out of its frame: the summary has
+ * none, and their arguments would cost the common change registers.
+ */
+__attribute__((noinline, cold))
+static void runstate_tell(struct xa_model *m, const struct vcpu *v,
+                          enum rs new_rs, uint64_t tsc)
+{
+    m->obs.runstate(m->obs.arg, v->d->id, v->id, (enum xa_vcpu_rs)v->state,
+                    (enum xa_vcpu_rs)new_rs, tsc,
+                    v->state_tsc > 0 && v->state_tsc < tsc
+                    ? tsc - v->state_tsc : 0);
+}
+
+__attribute__((noinline, cold))
+static void runstate_tell_done(struct xa_model *m, const struct vcpu *v,
+                               enum xa_rs kind, uint64_t c)
+{
+    struct xa_runstate_event ev = {
+        .dom = v->d->id, .vcpu = v->id,
+        .state = rs_report[v->state], .runnable = kind,
+        .start_tsc = !m->win_whole && v->state_tsc < m->win_lo
+                     ? m->win_lo : v->state_tsc,
+        .cycles = c,
+        .first_tsc = m->first_tsc, .trace_hz = m->clock_hz,
+        .incarnation = v->d->incarnation,
+    };
+
+    m->obs.runstate_done(m->obs.arg, &ev);
+}
+
 static void runstate_update(struct xa_model *m, struct vcpu *v,
                             enum rs new_rs, uint64_t tsc)
 {
     struct domain *d = v->d;
+    uint64_t c;
 
     if ( OBS(m, runstate) )
-        m->obs.runstate(m->obs.arg, d->id, v->id, (enum xa_vcpu_rs)v->state,
-                        (enum xa_vcpu_rs)new_rs, tsc,
-                        v->state_tsc > 0 && v->state_tsc < tsc
-                        ? tsc - v->state_tsc : 0);
+        runstate_tell(m, v, new_rs, tsc);
     if ( v->state_tsc > 0 && v->state_tsc < tsc && v->state <= RS_LOST &&
-         win_clip(m, v->state_tsc, tsc) )
+         (c = win_clip(m, v->state_tsc, tsc)) )
     {
-        uint64_t c = win_clip(m, v->state_tsc, tsc);
         enum xa_rs kind = XA_RS_NR;
 
         model_stat_add(m, &v->rs[rs_report[v->state]], c, 0);
@@ -405,46 +452,13 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
             model_stat_add(m, &v->rs[kind], c, 0);
         }
         if ( OBS(m, runstate_done) )
-        {
-            struct xa_runstate_event ev = {
-                .dom = d->id, .vcpu = v->id,
-                .state = rs_report[v->state], .runnable = kind,
-                .start_tsc = !m->win_whole && v->state_tsc < m->win_lo
-                             ? m->win_lo : v->state_tsc,
-                .cycles = c,
-                .first_tsc = m->first_tsc, .trace_hz = m->clock_hz,
-                .incarnation = d->incarnation,
-            };
-
-            m->obs.runstate_done(m->obs.arg, &ev);
-        }
+            runstate_tell_done(m, v, kind, c);
     }
 
-    if ( new_rs == RS_RUNNABLE )
-    {
-        switch ( v->state )
-        {
-        case RS_RUNNING:
-            v->runnable = RUNNABLE_PREEMPT;
-            break;
-        case RS_BLOCKED:
-        case RS_OFFLINE:
-            v->runnable = RUNNABLE_WAKE;
-            break;
-        case RS_RUNNABLE:
-        case RS_LOST:
-        case RS_QUEUED:
-        case RS_INIT:
-        default:
-            v->runnable = RUNNABLE_OTHER;
-            break;
-        }
-    }
-    else
-        v->runnable = RUNNABLE_NONE;
-
-    d->in_state[v->state]--;
-    d->in_state[new_rs]++;
+    v->runnable = new_rs == RS_RUNNABLE
+                  ? (enum runnable_sub)runnable_from[v->state]
+                  : RUNNABLE_NONE;
+    domain_move(d, v->state, new_rs);
     v->state = new_rs;
     v->state_tsc = tsc;
     if ( new_rs != RS_RUNNING && new_rs != RS_LOST && !v->losable_listed &&
@@ -459,10 +473,9 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
     if ( d->id == XA_DOM_DEFAULT )
         return;
     if ( d->state_tsc > 0 && d->state_tsc < tsc &&
-         win_clip(m, d->state_tsc, tsc) )
-        model_stat_add(m, &d->rs[d->state], win_clip(m, d->state_tsc, tsc),
-                       0);
-    d->state = domain_classify(d);
+         (c = win_clip(m, d->state_tsc, tsc)) )
+        model_stat_add(m, &d->rs[d->state], c, 0);
+    d->state = domain_classify(d->live);
     d->state_tsc = tsc;
 }
 
@@ -472,12 +485,11 @@ static void pcpu_time_update(struct xa_model *m, struct pcpu *p,
     /* As for runstates, a zero-length interval is not an interval. */
     if ( p->time_tsc && p->current )
     {
-        uint64_t c = tsc > p->time_tsc ? tsc - p->time_tsc : 0;
+        uint64_t c = tsc > p->time_tsc ? tsc - p->time_tsc : 0, in;
 
-        if ( c && win_clip(m, p->time_tsc, tsc) )
+        if ( c && (in = win_clip(m, p->time_tsc, tsc)) )
             model_stat_add(m, p->current->d->id == XA_DOM_IDLE
-                              ? &p->idle : &p->running,
-                           win_clip(m, p->time_tsc, tsc), p->id);
+                              ? &p->idle : &p->running, in, p->id);
         if ( OBS(m, pcpu_time) )
             m->obs.pcpu_time(m->obs.arg, p->id, tsc, c);
     }
@@ -1414,11 +1426,23 @@ static void ev_seen_fill(struct xa_model *m, const struct xa_record *rec,
         model_diag(m, XA_DIAG_SHORT_RECORD, rec->offset, rec->cpu);
 }
 
+/*
+ * An id's slot in the event cache: Fibonacci hashing, the top 8 bits of
+ * the id times 2^32 / phi.  Two instructions, and the 52 ids of the real
+ * traces the tests read land in slots of their own but one rare pair,
+ * where folding the id's bytes together put common csched2 ids and HVM
+ * ones in one slot, which sent both to model_feed_full() in turn.
+ */
+static inline struct ev_seen *ev_slot(struct xa_model *m, uint32_t ev)
+{
+    return &m->seen[(uint32_t)(ev * 0x9e3779b1u) >> 24];
+}
+
 static inline const struct ev_seen *ev_seen(struct xa_model *m,
                                             const struct xa_record *rec)
 {
     uint32_t ev = rec->event;
-    struct ev_seen *e = &m->seen[(ev ^ (ev >> 8) ^ (ev >> 16)) & 255];
+    struct ev_seen *e = ev_slot(m, ev);
 
     if ( __builtin_expect(e->id != ev || rec->nr_extra < e->need, 0) )
         ev_seen_fill(m, rec, e);
@@ -1454,17 +1478,22 @@ static void pcpu_end(struct xa_model *m, struct pcpu *p)
     }
 }
 
-/* A record inside the window counts in its pCPU's log volume. */
+/* A record of size bytes inside the window counts in its pCPU's log volume. */
 static inline void feed_volume(struct xa_model *m, struct pcpu *p,
                                const struct xa_record *rec,
-                               const struct ev_seen *e)
+                               const struct ev_seen *e, unsigned int size)
 {
     if ( win_in(m, rec->tsc) )
     {
         p->records++;
-        p->volume[e->vol] += 4u + (rec->has_tsc ? 8u : 0u) +
-                             4u * rec->nr_extra;
+        p->volume[e->vol] += size;
     }
+}
+
+/* A record's size in the trace: header, TSC if it has one, extra words. */
+static inline unsigned int record_size(const struct xa_record *rec)
+{
+    return 4u + (rec->has_tsc ? 8u : 0u) + 4u * rec->nr_extra;
 }
 
 /* The handlers of the common kinds; false: not one of them. */
@@ -1562,7 +1591,7 @@ static void model_feed_full_do(struct xa_model *m,
             m->last_tsc = rec->tsc;
     }
     e = ev_seen(m, rec);
-    feed_volume(m, p, rec, e);
+    feed_volume(m, p, rec, e, record_size(rec));
     if ( feed_handler(m, p, rec, (enum ev_kind)e->kind) )
         return;
     switch ( (enum ev_kind)e->kind )
@@ -1633,22 +1662,25 @@ void model_feed(struct xa_model *m, const struct xa_record *rec)
 {
     uint32_t ev = rec->event;
     struct pcpu *p = rec->cpu < m->nr_pcpus ? m->pcpus[rec->cpu] : NULL;
-    const struct ev_seen *e = &m->seen[(ev ^ (ev >> 8) ^ (ev >> 16)) & 255];
+    const struct ev_seen *e = ev_slot(m, ev);
+    /* has_tsc and mark side by side: one test that both are ordinary. */
+    unsigned int tsc_mark = rec->has_tsc | (unsigned int)rec->mark << 8;
 
-    if ( __builtin_expect(!p || p->slow || rec->mark || rec->has_tsc > 1 ||
+    if ( __builtin_expect(!p || p->slow || tsc_mark > 1 ||
                           e->id != ev || rec->nr_extra < e->fast_need, 0) )
     {
         model_feed_full(m, rec);
         return;
     }
     m->records++;
-    if ( rec->has_tsc )
+    if ( tsc_mark )
     {
         p->last_tsc = rec->tsc;
         if ( rec->tsc > m->last_tsc )
             m->last_tsc = rec->tsc;
     }
-    feed_volume(m, p, rec, e);
+    /* record_size() with has_tsc 0 or 1: no select. */
+    feed_volume(m, p, rec, e, 4u * (1u + 2u * tsc_mark + rec->nr_extra));
     feed_handler(m, p, rec, (enum ev_kind)e->kind);
 }
 
