@@ -55,6 +55,7 @@ struct exit_slot {
     struct sub_slot *subs;
     unsigned int nr_subs, cap_subs;
     unsigned int last_sub;
+    struct xa_idx sub_idx;          /* (kind, val) -> subs[] */
 };
 
 #define EXIT_DIRECT 0x500           /* codes below: direct index */
@@ -379,6 +380,8 @@ struct xa_model {
      */
     uint64_t win_lo, win_hi;
     bool win_whole;                 /* the filter's rule "begin" */
+    bool win_all;                   /* [0, UINT64_MAX), not "begin": what
+                                       win_clip() clips is all inside */
     bool win_pending;               /* set when the first TSC is known */
     uint64_t win_hz;                /* the rate given, or 0: the trace's */
     struct xa_filter filter;
@@ -444,8 +447,15 @@ static inline __attribute__((always_inline))
 void model_stat_add(struct xa_model *m, struct xa_stat *st, uint64_t c,
                     unsigned int cpu)
 {
-    int rc = stat_add_within(st, c, &m->mem, m->key_budget);
+    int rc;
 
+    /*
+     * The empty asm hides how st was made, so that the compiler keeps it
+     * in a register: given &v->rs[i] it recomputed the address (i times
+     * 504, three instructions) at each of the add's field accesses.
+     */
+    __asm__("" : "+r"(st));
+    rc = stat_add_within(st, c, &m->mem, m->key_budget);
     if ( __builtin_expect(rc != XA_OK, 0) )
         model_stat_said(m, rc, cpu);
 }
@@ -478,7 +488,7 @@ void model_stat_add(struct xa_model *m, struct xa_stat *st, uint64_t c,
                         sizeof(struct xa_sum_exit) + STAT_COST + \
                         AGG_LEVELS * (sizeof(struct xa_sum_exit) + \
                                       2 * STAT_COST + IDX_COST + KEY_COST))
-#define SUB_SLOT_COST (sizeof(struct sub_slot) + STAT_COST + \
+#define SUB_SLOT_COST (sizeof(struct sub_slot) + STAT_COST + IDX_COST + \
                        (1 + AGG_LEVELS) * (sizeof(struct xa_sum_sub) + \
                                            KEY_COST) + \
                        AGG_LEVELS * (STAT_COST + IDX_COST))
@@ -504,6 +514,8 @@ void model_stat_add(struct xa_model *m, struct xa_stat *st, uint64_t c,
 static inline uint64_t win_clip(const struct xa_model *m, uint64_t a,
                                 uint64_t b)
 {
+    if ( m->win_all )
+        return b > a ? b - a : 0;
     if ( m->win_whole )
         return a >= m->win_lo && a < m->win_hi && b > a ? b - a : 0;
     if ( a < m->win_lo )
@@ -519,7 +531,10 @@ static inline bool win_in(const struct xa_model *m, uint64_t tsc)
     return tsc >= m->win_lo && tsc < m->win_hi;
 }
 
-/* model.c: (re)computes the window once the rate and time 0 are known. */
+/*
+ * model.c: (re)computes the window once the rate and time 0 are known,
+ * and win_all.
+ */
 void model_window_update(struct xa_model *m);
 const struct xa_filter *model_filter(const struct xa_model *m);
 

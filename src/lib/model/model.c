@@ -73,6 +73,7 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
     m->key_budget = m->mem_budget / 2;
     m->win_hi = UINT64_MAX;
     xa_filter_init(&m->filter);
+    model_window_update(m);
     *out = m;
     return XA_OK;
 }
@@ -89,6 +90,7 @@ static void exit_tab_free(struct exit_tab *t)
         for ( j = 0; j < t->slots[i].nr_subs; j++ )
             xa_stat_dispose(&t->slots[i].subs[j].st);
         free(t->slots[i].subs);
+        xa_idx_free(&t->slots[i].sub_idx);
     }
     free(t->slots);
     xa_idx_free(&t->high);
@@ -492,8 +494,9 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
     runstate_update_inline(m, v, new_rs, tsc);
 }
 
-static void pcpu_time_update(struct xa_model *m, struct pcpu *p,
-                             uint64_t tsc)
+/* A pCPU's running or idle interval ends (in line: every switch). */
+static inline __attribute__((always_inline))
+void pcpu_time_update(struct xa_model *m, struct pcpu *p, uint64_t tsc)
 {
     /* As for runstates, a zero-length interval is not an interval. */
     if ( p->time_tsc && p->current )
@@ -1020,16 +1023,26 @@ static struct sub_slot *sub_slot_get(struct xa_model *m,
                                      struct exit_slot *e, uint8_t kind,
                                      uint64_t val)
 {
-    unsigned int i;
+    struct xa_idx_ent *h;
+    uint32_t hv;
 
     if ( e->last_sub < e->nr_subs && e->subs[e->last_sub].kind == kind &&
          e->subs[e->last_sub].val == val )
         return &e->subs[e->last_sub];
-    for ( i = 0; i < e->nr_subs; i++ )
-        if ( e->subs[i].kind == kind && e->subs[i].val == val )
+    /*
+     * By the index: the keys of one exit can be SUBS_MAX addresses (EPT
+     * violations, MMIO), each sub_slot half a KiB apart.
+     */
+    hv = xa_hash32(val ^ (uint64_t)kind << 56);
+    if ( xa_idx_reserve(&e->sub_idx) )
+        return NULL;
+    for ( h = xa_idx_first(&e->sub_idx, hv); h->val;
+          h = xa_idx_next(&e->sub_idx, h) )
+        if ( h->hash == hv && e->subs[h->val - 1].kind == kind &&
+             e->subs[h->val - 1].val == val )
         {
-            e->last_sub = i;
-            return &e->subs[i];
+            e->last_sub = h->val - 1;
+            return &e->subs[e->last_sub];
         }
     if ( e->nr_subs >= SUBS_MAX && kind != XA_SUB_OTHER )
         return sub_slot_get(m, e, XA_SUB_OTHER, 0);
@@ -1046,6 +1059,9 @@ static struct sub_slot *sub_slot_get(struct xa_model *m,
         e->subs = s;
         e->cap_subs = cap;
     }
+    h->val = e->nr_subs + 1;
+    h->hash = hv;
+    e->sub_idx.nr++;
     e->subs[e->nr_subs].kind = kind;
     e->subs[e->nr_subs].val = val;
     xa_stat_init(&e->subs[e->nr_subs].st);
@@ -1755,7 +1771,7 @@ void xa_model_finish(struct xa_model *m)
  * summary's cpu_hz).  Called at the first timestamp and when a clock
  * record changes the rate.
  */
-void model_window_update(struct xa_model *m)
+static void window_tsc(struct xa_model *m)
 {
     uint64_t hz = m->win_hz;
 
@@ -1777,6 +1793,12 @@ void model_window_update(struct xa_model *m)
     m->win_pending = false;
     xa_filter_tsc_window(&m->filter, m->first_tsc, hz, &m->win_lo,
                          &m->win_hi);
+}
+
+void model_window_update(struct xa_model *m)
+{
+    window_tsc(m);
+    m->win_all = !m->win_whole && !m->win_lo && m->win_hi == UINT64_MAX;
 }
 
 void xa_model_set_filter(struct xa_model *m, const struct xa_filter *f,
