@@ -525,10 +525,10 @@ static inline uint64_t win_clip(const struct xa_model *m, uint64_t a,
     return b > a ? b - a : 0;
 }
 
-/* Whether an event at tsc is inside the window. */
+/* Whether an event at tsc is inside the window (one test without one). */
 static inline bool win_in(const struct xa_model *m, uint64_t tsc)
 {
-    return tsc >= m->win_lo && tsc < m->win_hi;
+    return m->win_all || (tsc >= m->win_lo && tsc < m->win_hi);
 }
 
 /*
