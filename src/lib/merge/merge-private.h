@@ -33,6 +33,8 @@ int merge_new_slice(struct xa_reader *rd, bool at_cut, bool has_stop,
 int merge_prime(struct xa_merge *m);
 /* Moves the stop on: the merge goes on into the next slice. */
 void merge_set_stop(struct xa_merge *m, bool has_stop, uint64_t stop);
+/* The reader the merge reads. */
+const struct xa_reader *merge_reader(const struct xa_merge *m);
 void merge_get_globals(const struct xa_merge *m, uint64_t *first_key,
                        uint64_t *ended_max);
 void merge_set_globals(struct xa_merge *m, uint64_t first_key,

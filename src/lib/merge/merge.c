@@ -641,6 +641,11 @@ void merge_set_stop(struct xa_merge *m, bool has_stop, uint64_t stop)
     m->stop = stop ? stop : 1;
 }
 
+const struct xa_reader *merge_reader(const struct xa_merge *m)
+{
+    return m->rd;
+}
+
 void merge_get_globals(const struct xa_merge *m, uint64_t *first_key,
                        uint64_t *ended_max)
 {

@@ -12,6 +12,16 @@
 
 #include <xenalyze/pipeline.h>
 
+#include "merge/merge-private.h"
+#include "reader/reader-private.h"
+
+/*
+ * The consumer takes the page faults of a mapped file this far ahead of
+ * the records it is given, so that the reader's thread, the busier one
+ * beside a light model, does not.
+ */
+#define TOUCH_AHEAD (8u << 20)
+
 #define BATCH_RECS XA_PIPE_BATCH
 #define NR_BATCHES 16
 #define WAKE_AT (NR_BATCHES / 2)        /* batches ready, or free, to wake */
@@ -100,6 +110,8 @@ int xa_pipeline_run(struct xa_merge *m, unsigned int threads,
         .m = m, .produce = produce, .parg = parg,
         .batch = batch && batch < BATCH_RECS ? batch : BATCH_RECS,
     };
+    const struct xa_reader *rd = merge_reader(m);
+    uint64_t touched = 0;
     pthread_t th;
     int rc;
 
@@ -146,7 +158,13 @@ int xa_pipeline_run(struct xa_merge *m, unsigned int threads,
         pthread_mutex_unlock(&p.lock);
 
         if ( b->n )
+        {
+            uint64_t at = b->recs[b->n - 1].offset;
+
+            if ( at != UINT64_MAX && at + TOUCH_AHEAD > touched )
+                touched = reader_touch(rd, touched, at + TOUCH_AHEAD);
             consume(carg, b->recs, b->aux, b->n);
+        }
 
         pthread_mutex_lock(&p.lock);
         p.tail++;

@@ -301,4 +301,11 @@ static inline unsigned int reader_run(struct xa_reader *rd,
 bool reader_peek_tsc(struct xa_reader *rd, struct cpu_stream *cs,
                      uint64_t *tsc);
 
+/*
+ * A mapped file: reads a byte of every 64 KiB of [from, to) (so the page
+ * faults of those bytes are taken by the calling thread); returns where
+ * it stopped.  Touches nothing of rd but its mapping: any thread may.
+ */
+uint64_t reader_touch(const struct xa_reader *rd, uint64_t from, uint64_t to);
+
 #endif /* READER_PRIVATE_H */

@@ -1025,6 +1025,21 @@ bool reader_peek_tsc(struct xa_reader *rd, struct cpu_stream *cs,
     }
 }
 
+uint64_t reader_touch(const struct xa_reader *rd, uint64_t from, uint64_t to)
+{
+    const volatile uint8_t *mem = rd->mem;
+    uint8_t sink = 0;
+
+    if ( rd->read || !rd->mapped )
+        return to;
+    if ( to > rd->size )
+        to = rd->size;
+    for ( ; from < to; from += 1u << 16 )
+        sink ^= mem[from];
+    (void)sink;
+    return from;
+}
+
 void xa_reader_peek(struct xa_reader *rd,
                     bool (*fn)(void *arg, const struct xa_record *rec),
                     void *arg)
