@@ -37,17 +37,6 @@ static double usecs(const struct xa_summary *s, uint64_t cycles)
     return xa_ticks_to_s(cycles, s->cpu_hz) * 1e6;
 }
 
-static void pct(struct xa_out *o, uint64_t part, uint64_t whole)
-{
-    if ( whole )
-    {
-        xa_out_char(o, ' ');
-        xa_out_fixed(o, 100.0 * (double)part / (double)whole, 7, 2);
-    }
-    else
-        xa_out_str(o, "       -");
-}
-
 /*
  * " " and a number, right-aligned in width: the statistics' columns, in
  * the output buffer without printf (a summary has thousands of them).
@@ -63,6 +52,14 @@ static void col_fixed(struct xa_out *o, double v, unsigned int width,
 {
     xa_out_char(o, ' ');
     xa_out_fixed(o, v, width, decimals);
+}
+
+static void pct(struct xa_out *o, uint64_t part, uint64_t whole)
+{
+    if ( whole )
+        col_fixed(o, 100.0 * (double)part / (double)whole, 7, 2);
+    else
+        xa_out_str(o, "       -");
 }
 
 static void stat_header(struct ctx *c, const char *title)

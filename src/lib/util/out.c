@@ -181,31 +181,40 @@ void xa_out_i64(struct xa_out *o, int64_t v)
 #define PAD_MAX 16
 
 /*
- * Right-aligned in width, filled with pad.  Zeros come from put_digits()
- * itself (it writes the n low digits, leading zeros included); spaces as
- * one block of PAD_MAX written over by the digits.
+ * Room for n characters right-aligned in width, the spaces before them
+ * written (as one block of PAD_MAX, written over by what follows when
+ * fewer); returns where the n characters go, NULL without memory.  The
+ * caller adds *fill + n to o->len.
  */
+static char *pad_spaces(struct xa_out *o, unsigned int n, unsigned int width,
+                        unsigned int *fill)
+{
+    static const char spaces[PAD_MAX] = "                ";
+    char *d;
+
+    *fill = width > n ? width - n : 0;
+    if ( o->len + *fill + n + PAD_MAX > o->cap &&
+         !xa_out_reserve(o, *fill + n + PAD_MAX) )
+        return NULL;
+    d = o->buf + o->len;
+    if ( *fill <= PAD_MAX )
+        memcpy(d, spaces, PAD_MAX);
+    else
+        memset(d, ' ', *fill);
+    return d + *fill;
+}
+
+/* v right-aligned in width, filled with pad (' ' or '0'). */
 static void out_aligned(struct xa_out *o, uint64_t v, unsigned int width,
                         char pad)
 {
-    static const char spaces[PAD_MAX] = "                ";
-    unsigned int n = nr_digits(v), fill = width > n ? width - n : 0;
-    char *d;
+    unsigned int n = nr_digits(v), fill;
+    char *d = pad_spaces(o, n, width, &fill);
 
-    if ( o->len + fill + n + PAD_MAX > o->cap &&
-         !xa_out_reserve(o, fill + n + PAD_MAX) )
+    if ( !d )
         return;
-    d = o->buf + o->len;
-    if ( pad == '0' )
-        put_digits(d + fill + n, v, fill + n);
-    else
-    {
-        if ( fill <= PAD_MAX )
-            memcpy(d, spaces, PAD_MAX);
-        else
-            memset(d, ' ', fill);
-        put_digits(d + fill + n, v, n);
-    }
+    /* Zeros come from put_digits() itself (leading zeros included). */
+    put_digits(d + n, v, pad == '0' ? fill + n : n);
     o->len += fill + n;
 }
 
@@ -370,7 +379,6 @@ static bool fixed_scaled(double v, unsigned int decimals, uint64_t *q)
 void xa_out_fixed(struct xa_out *o, double v, unsigned int width,
                   unsigned int decimals)
 {
-    static const char spaces[PAD_MAX] = "                ";
     uint64_t q, unit;
     unsigned int n, fill;
     char *d;
@@ -383,16 +391,8 @@ void xa_out_fixed(struct xa_out *o, double v, unsigned int width,
     unit = pow10[decimals];
     /* The integer part's digits, the point, the fraction's. */
     n = nr_digits(q / unit) + (decimals ? decimals + 1 : 0);
-    fill = width > n ? width - n : 0;
-    if ( o->len + fill + n + PAD_MAX > o->cap &&
-         !xa_out_reserve(o, fill + n + PAD_MAX) )
+    if ( !(d = pad_spaces(o, n, width, &fill)) )
         return;
-    d = o->buf + o->len;
-    if ( fill <= PAD_MAX )
-        memcpy(d, spaces, PAD_MAX);
-    else
-        memset(d, ' ', fill);
-    d += fill;
     if ( decimals )
     {
         put_digits(d + n, q % unit, decimals);
