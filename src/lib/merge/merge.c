@@ -298,6 +298,8 @@ static int fill_slot_slow(struct xa_merge *m, unsigned int s)
         if ( sl->key > m->ended_max )
             m->ended_max = sl->key;
         sl->rec.event = XA_EV_CPU_END;
+        /* Its last TSC: a run leaves the slot's record behind. */
+        sl->rec.tsc = sl->key;
         sl->rec.nr_extra = 0;
         sl->rec.has_tsc = 0;
         sl->rec.mark = 0;
