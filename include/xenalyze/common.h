@@ -38,7 +38,8 @@ extern "C" {
     XA_ERR(NOLZMA,  -9, "xz-compressed, and libxenalyze was built "    \
            "without liblzma: xzcat FILE | xenalyze -")              \
     XA_ERR(NOZSTD, -10, "zstd-compressed, and libxenalyze was built "  \
-           "without libzstd: zstdcat FILE | xenalyze -")
+           "without libzstd: zstdcat FILE | xenalyze -")                \
+    XA_ERR(AGAIN,  -11, "not done: to be done again another way")
 
 enum xa_status {
     XA_OK = 0,

@@ -59,6 +59,10 @@ struct xa_slices_stats {
     unsigned int taken;             /* slices consumed from their worker */
     unsigned int continued;         /* merged on from the slice before */
     bool one_slice_bound;           /* larger than the read-ahead bound */
+    /* xa_slices_run_apart(): */
+    unsigned int chunks;            /* chunks of XA_SLICES_CHUNK slices */
+    unsigned int apart;             /* analysed apart and absorbed */
+    unsigned int redone;            /* redone by the single pass */
 };
 
 /**
@@ -96,7 +100,61 @@ XA_API int xa_slices_run(struct xa_slices *s, unsigned int workers,
                          void *carg);
 
 /*
- * After xa_slices_run(): what the reader and merge counted (the single
+ * A consumer with state, analysed per chunk of XA_SLICES_CHUNK slices
+ * (docs/parallel-summary.md).  Chunk 0 is fed to main.  Each later chunk
+ * is analysed apart in a worker: a fresh state is warmed up on the slice
+ * before the chunk (from a state it does not know: nothing of it
+ * counts), cut there, and fed the chunk's records.  The chunks are then
+ * taken in order in the calling thread: a chunk whose start is the single
+ * pass's (its merge, and fits()) is absorbed into main; any other is
+ * redone: its records are fed to main by the single pass's merge.
+ *
+ * open() runs in the workers, at the same time in several; feed() and
+ * cut() in the worker of the state; fits(), absorb() and close() in the
+ * calling thread, as does feed() of main.
+ */
+#define XA_SLICES_CHUNK 4
+
+struct xa_slice_ops {
+    /* A fresh state for a chunk (NULL: no memory: that chunk is redone). */
+    void *(*open)(void *arg);
+    void (*feed)(void *st, const struct xa_record *recs, unsigned int n);
+    /*
+     * After the warm-up, at the chunk's first cut: forget what was
+     * counted, keep the state.  XA_OK, or < 0: the chunk is redone.
+     */
+    int (*cut)(void *st);
+    /* st, at its cut, was in the state main is in now. */
+    bool (*fits)(void *main, void *st);
+    /*
+     * main goes on as st did (takes what st counted since its cut, and
+     * its state): XA_OK; or XA_E_AGAIN, main unchanged: the chunk is
+     * redone.
+     */
+    int (*absorb)(void *main, void *st);
+    void (*close)(void *st);
+};
+
+/**
+ * xa_slices_run_apart - every record, in order, into main: chunk by chunk
+ * @s: slices (not run before)
+ * @workers: threads analysing chunks (1 or more; if none can be made,
+ *           main is fed the single pass in this thread)
+ * @ops: the consumer
+ * @arg: for ops->open
+ * @main: the state fed every record (or absorbing a chunk's state)
+ *
+ * main ends as if it had been fed every record in order, and the reader's
+ * and merge's counters and anomalies are the single pass's.  Memory: at
+ * most workers + 1 states besides main, each with its chunk's reader and
+ * merge.  Returns XA_OK or a negative XA_E_* code.
+ */
+XA_API int xa_slices_run_apart(struct xa_slices *s, unsigned int workers,
+                               const struct xa_slice_ops *ops, void *arg,
+                               void *main);
+
+/*
+ * After xa_slices_run() or xa_slices_run_apart(): what the reader and merge counted (the single
  * pass's xa_reader_stats() and diag): the stats, and the anomalies added
  * into diag.
  */

@@ -646,11 +646,17 @@ int cli_run(const struct cli_opts *o)
 
         xa_slices_diag(slices, &diag);
         if ( o->slice_stats )
+        {
             fprintf(stderr, "xenalyze: slices %u (cuts rejected %u%s): "
-                    "%u read apart, %u merged on\n", ss->slices,
+                    "%u read apart, %u merged on", ss->slices,
                     ss->rejected, ss->one_slice_bound
                     ? ", one: beyond the read-ahead bound" : "",
                     ss->taken, ss->continued);
+            if ( ss->chunks )
+                fprintf(stderr, "; chunks %u: %u analysed apart, %u redone",
+                        ss->chunks, ss->apart, ss->redone);
+            fputc('\n', stderr);
+        }
     }
     xa_diag_merge(&diag, &mdiag);
 

@@ -17,6 +17,16 @@
  * What the fills at a cut count (each CPU's first record after it) was
  * counted by the slice before, which read them to stop: a slice's
  * counters start once it is primed.
+ *
+ * Run apart (xa_slices_run_apart()), a worker takes a chunk of
+ * XA_SLICES_CHUNK slices instead, and is its consumer: a state of its
+ * own, warmed up on the slice before the chunk and cut, is fed the
+ * chunk's slices, each checked against the one before as above (the
+ * merge before goes on where one does not fit).  The calling thread takes
+ * the chunks in order: one whose first slice fits the merge the chunk
+ * before ended with, and whose state fits main's, is absorbed; any other
+ * is redone by that merge, into main.  A chunk's anomalies and counters
+ * count only if it is absorbed.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -53,6 +63,33 @@ struct slice {
     uint64_t g_first, g_ended;      /* the trace's, before the slice */
 };
 
+/* What the readers and merges counted, added in slice order. */
+struct slice_acc {
+    struct xa_diag diag;
+    struct xa_reader_stats stats;   /* records, tscless, wraps, lost, peak */
+    uint64_t ended_max;             /* the last key of CPUs ended */
+    unsigned int taken, continued;  /* slices read apart, merged on */
+};
+
+/*
+ * A chunk of slices analysed apart (xa_slices_run_apart()).  Its worker
+ * owns all but done, cancel and the base (under the lock) until done;
+ * then the calling thread.
+ */
+struct chunk {
+    struct xa_slices *owner;
+    unsigned int first, end;        /* its slices */
+    void *st;                       /* its state (main for chunk 0) */
+    struct slice warm;              /* the warm-up's reader and merge */
+    struct slice *last;             /* the merge it ends with */
+    struct merge_cut *start;        /* its first slice's, once primed */
+    struct slice_batch *b;
+    struct slice_acc acc;
+    int rc;                         /* XA_OK: warmed up, cut, read */
+    bool done, cancel, base_ready;
+    uint64_t g_first, g_ended;      /* the trace's, before the chunk */
+};
+
 struct xa_slices {
     struct reader_index *ix;
     struct reader_cut *cuts;
@@ -60,9 +97,11 @@ struct xa_slices {
     struct slice *sl;               /* nr_cuts + 1 */
     unsigned int nr;
     unsigned int batch;
-    unsigned int next;              /* the next slice for a worker */
-    unsigned int at;                /* the slice being consumed */
-    unsigned int ahead;             /* slices started up to at + ahead */
+    void (*job)(struct xa_slices *s, unsigned int k);
+    unsigned int jobs;              /* slices or chunks */
+    unsigned int next;              /* the next job for a worker */
+    unsigned int at;                /* the job being consumed */
+    unsigned int ahead;             /* jobs started up to at + ahead */
     bool abort;
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -72,12 +111,24 @@ struct xa_slices {
         xa_pipe_consume_fn *consume;
         void *carg;
     } feed;
+    const struct xa_slice_ops *ops; /* run apart: */
+    void *ops_arg, *main;
+    struct chunk *ch;
+    unsigned int nr_chunks;
+    uint64_t pub_first, pub_ended;  /* known so far (under the lock) */
     struct slice_batch *own;        /* the calling thread's batch */
-    struct xa_diag diag;            /* the reader's and merge's */
-    struct xa_diag cont_diag;       /* a merge gone on, meanwhile */
+    struct slice_acc acc;           /* the slices consumed */
     struct xa_reader_stats stats;
     struct xa_slices_stats info;
-    uint64_t first_key, ended_max;  /* the trace's so far */
+    uint64_t first_key;             /* the trace's */
+};
+
+/* Where a merge's records go: the feed, or a state (run apart). */
+struct slice_sink {
+    struct xa_slices *s;
+    struct slice_batch *b;
+    void *st;                       /* with s->ops */
+    struct chunk *ch;               /* in a worker: ends once cancelled */
 };
 
 static void slice_lock(struct xa_slices *s)
@@ -105,22 +156,55 @@ static void slice_globals(void *arg, uint64_t *first_key, uint64_t *ended)
     pthread_mutex_unlock(&s->lock);
 }
 
-static void run_slice(struct xa_slices *s, unsigned int k)
+/*
+ * merge_globals_fn of a chunk's slices: the chunks before, once consumed,
+ * and the chunk's own slices before (counted by the chunk's thread, the
+ * one asking).
+ */
+static void chunk_globals(void *arg, uint64_t *first_key, uint64_t *ended)
 {
-    struct slice *sl = &s->sl[k];
+    struct chunk *ch = arg;
+    struct xa_slices *s = ch->owner;
+
+    slice_lock(s);
+    while ( !ch->base_ready && !ch->cancel )
+        pthread_cond_wait(&s->cond, &s->lock);
+    *first_key = ch->g_first;
+    *ended = ch->g_ended > ch->acc.ended_max ? ch->g_ended
+                                             : ch->acc.ended_max;
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* merge_globals_fn of a warm-up: what is known now, without waiting. */
+static void warm_globals(void *arg, uint64_t *first_key, uint64_t *ended)
+{
+    struct xa_slices *s = arg;
+
+    slice_lock(s);
+    *first_key = s->pub_first;
+    *ended = s->pub_ended;
+    pthread_mutex_unlock(&s->lock);
+}
+
+/*
+ * Slice k's reader and merge, primed at its cut (at the trace's start for
+ * slice 0, stopping at its end): what priming counts goes to prime_diag
+ * (the slice before counted it), the rest to diag from base on.
+ */
+static int slice_open(struct xa_slices *s, unsigned int k,
+                      merge_globals_fn *globals, void *arg, struct slice *sl)
+{
     bool has_stop = k + 1 < s->nr;
-    int rc = XA_E_NOMEM;
+    int rc;
 
     xa_diag_init(&sl->prime_diag);
     xa_diag_init(&sl->diag);
-    sl->ring = calloc(SLICE_RING, sizeof(*sl->ring));
-    if ( sl->ring )
-        rc = reader_open_slice(s->ix, k ? &s->cuts[k - 1] : NULL,
-                               k ? &sl->prime_diag : &sl->diag, &sl->rd);
+    rc = reader_open_slice(s->ix, k ? &s->cuts[k - 1] : NULL,
+                           k ? &sl->prime_diag : &sl->diag, &sl->rd);
     if ( !rc )
         rc = merge_new_slice(sl->rd, k > 0, has_stop,
-                             has_stop ? s->cuts[k].tsc : 0, slice_globals,
-                             sl, &sl->m);
+                             has_stop ? s->cuts[k].tsc : 0, globals, arg,
+                             &sl->m);
     if ( !rc )
         rc = merge_prime(sl->m);
     if ( !rc && k )
@@ -130,6 +214,17 @@ static void run_slice(struct xa_slices *s, unsigned int k)
         if ( !(sl->start = merge_cut_take(sl->m)) )
             rc = XA_E_NOMEM;
     }
+    return rc;
+}
+
+static void run_slice(struct xa_slices *s, unsigned int k)
+{
+    struct slice *sl = &s->sl[k];
+    int rc = XA_E_NOMEM;
+
+    sl->ring = calloc(SLICE_RING, sizeof(*sl->ring));
+    if ( sl->ring )
+        rc = slice_open(s, k, slice_globals, sl, sl);
     slice_lock(s);
     sl->primed = true;
     sl->rc = sl->prime_rc = rc;
@@ -162,6 +257,7 @@ static void run_slice(struct xa_slices *s, unsigned int k)
     slice_unlock_wake(s);
 }
 
+/* Takes the next job (slice or chunk) while it is within reach. */
 static void *slice_worker(void *arg)
 {
     struct xa_slices *s = arg;
@@ -171,13 +267,14 @@ static void *slice_worker(void *arg)
     {
         unsigned int k;
 
-        while ( !s->abort && s->next < s->nr && s->next > s->at + s->ahead )
+        while ( !s->abort && s->next < s->jobs &&
+                s->next > s->at + s->ahead )
             pthread_cond_wait(&s->cond, &s->lock);
-        if ( s->abort || s->next >= s->nr )
+        if ( s->abort || s->next >= s->jobs )
             break;
         k = s->next++;
         pthread_mutex_unlock(&s->lock);
-        run_slice(s, k);
+        s->job(s, k);
         slice_lock(s);
     }
     pthread_mutex_unlock(&s->lock);
@@ -213,23 +310,38 @@ static void feed_batch(struct xa_slices *s, struct slice_batch *b)
     s->feed.consume(s->feed.carg, b->recs, b->aux, b->n);
 }
 
-/* What a merge counted from base on, and its CPUs' ends. */
-static void slice_account(struct xa_slices *s, const struct xa_reader *rd,
-                          const struct xa_reader_stats *base,
-                          const struct xa_merge *m)
+/* What sl's merge counted from its base on, and its CPUs' ends. */
+static void slice_account(struct slice_acc *acc, const struct slice *sl)
 {
-    const struct xa_reader_stats *st = xa_reader_stats(rd);
+    const struct xa_reader_stats *st = xa_reader_stats(sl->rd);
     uint64_t first, ended;
 
-    s->stats.records += st->records - base->records;
-    s->stats.tscless += st->tscless - base->tscless;
-    s->stats.wraps += st->wraps - base->wraps;
-    s->stats.lost += st->lost - base->lost;
-    if ( st->readahead_peak > s->stats.readahead_peak )
-        s->stats.readahead_peak = st->readahead_peak;
-    merge_get_globals(m, &first, &ended);
-    if ( ended > s->ended_max )
-        s->ended_max = ended;
+    xa_diag_merge(&acc->diag, &sl->diag);
+    acc->stats.records += st->records - sl->base.records;
+    acc->stats.tscless += st->tscless - sl->base.tscless;
+    acc->stats.wraps += st->wraps - sl->base.wraps;
+    acc->stats.lost += st->lost - sl->base.lost;
+    if ( st->readahead_peak > acc->stats.readahead_peak )
+        acc->stats.readahead_peak = st->readahead_peak;
+    merge_get_globals(sl->m, &first, &ended);
+    if ( ended > acc->ended_max )
+        acc->ended_max = ended;
+}
+
+/* A chunk's count after the slices before it. */
+static void acc_add(struct slice_acc *to, const struct slice_acc *from)
+{
+    xa_diag_merge(&to->diag, &from->diag);
+    to->stats.records += from->stats.records;
+    to->stats.tscless += from->stats.tscless;
+    to->stats.wraps += from->stats.wraps;
+    to->stats.lost += from->stats.lost;
+    if ( from->stats.readahead_peak > to->stats.readahead_peak )
+        to->stats.readahead_peak = from->stats.readahead_peak;
+    if ( from->ended_max > to->ended_max )
+        to->ended_max = from->ended_max;
+    to->taken += from->taken;
+    to->continued += from->continued;
 }
 
 /* Slice k taken from its worker's ring. */
@@ -259,95 +371,158 @@ static int drain(struct xa_slices *s, struct slice *sl)
         sl->tail++;
         slice_unlock_wake(s);
     }
-    xa_diag_merge(&s->diag, &sl->diag);
-    slice_account(s, sl->rd, &sl->base, sl->m);
+    slice_account(&s->acc, sl);
     return rc == XA_AGAIN || rc == XA_END ? XA_OK : rc;
 }
 
-/* Slice k's time merged on by prev's merge, in this thread. */
-static int go_on(struct xa_slices *s, struct slice *prev, unsigned int k)
+static bool chunk_cancelled(struct xa_slices *s, struct chunk *ch)
 {
-    struct xa_reader_stats base = *xa_reader_stats(prev->rd);
-    int rc;
+    bool cancel;
 
-    xa_diag_init(&s->cont_diag);
-    reader_set_diag(prev->rd, &s->cont_diag);
-    merge_set_globals(prev->m, s->first_key, s->ended_max);
-    merge_set_stop(prev->m, k + 1 < s->nr,
-                   k + 1 < s->nr ? s->cuts[k].tsc : 0);
-    do
-    {
-        s->own->n = xa_merge_read(prev->m, s->own->recs, s->batch, &rc);
-        feed_batch(s, s->own);
-    } while ( rc == XA_OK );
-    xa_diag_merge(&s->diag, &s->cont_diag);
-    slice_account(s, prev->rd, &base, prev->m);
-    return rc == XA_AGAIN || rc == XA_END ? XA_OK : rc;
-}
-
-/* Without a worker thread: the single pass, over the index. */
-static int run_inline(struct xa_slices *s)
-{
-    struct slice *sl = &s->sl[0];
-    int rc;
-
-    xa_diag_init(&sl->diag);
-    if ( (rc = reader_open_slice(s->ix, NULL, &sl->diag, &sl->rd)) ||
-         (rc = merge_new_slice(sl->rd, false, false, 0, NULL, NULL,
-                               &sl->m)) )
-        return rc;
-    do
-    {
-        s->own->n = xa_merge_read(sl->m, s->own->recs, s->batch, &rc);
-        feed_batch(s, s->own);
-    } while ( rc == XA_OK );
-    xa_diag_merge(&s->diag, &sl->diag);
-    slice_account(s, sl->rd, &sl->base, sl->m);
-    return rc == XA_END ? XA_OK : rc;
+    slice_lock(s);
+    cancel = ch->cancel;
+    pthread_mutex_unlock(&s->lock);
+    return cancel;
 }
 
 /*
- * Slice k (> 0) starts where the single pass is at its cut: prev's
- * merge, stopped there, is in the state k's was primed in.
+ * sl's merge read to its stop into the sink, and counted into acc (NULL:
+ * nothing counts).
  */
-static bool slice_fits(const struct slice *prev, const struct slice *sl)
+static int pump(const struct slice_sink *k, struct slice *sl,
+                struct slice_acc *acc)
+{
+    struct slice_batch *b = k->b;
+    int rc;
+
+    do
+    {
+        if ( k->ch && chunk_cancelled(k->s, k->ch) )
+            return XA_E_AGAIN;
+        b->n = xa_merge_read(sl->m, b->recs, k->s->batch, &rc);
+        if ( !k->s->ops )
+            feed_batch(k->s, b);
+        else if ( b->n )
+            k->s->ops->feed(k->st, b->recs, b->n);
+    } while ( rc == XA_OK );
+    if ( acc )
+        slice_account(acc, sl);
+    return rc == XA_AGAIN || rc == XA_END ? XA_OK : rc;
+}
+
+/*
+ * The time up to slice k's end merged on by prev's merge, stopped where
+ * it starts.  known: the trace's globals so far (in the calling thread,
+ * once the slices before are consumed); else the merge still asks.
+ */
+static int go_on(const struct slice_sink *k, struct slice *prev,
+                 unsigned int end, struct slice_acc *acc, bool known)
+{
+    struct xa_slices *s = k->s;
+
+    xa_diag_init(&prev->diag);
+    reader_set_diag(prev->rd, &prev->diag);
+    prev->base = *xa_reader_stats(prev->rd);
+    if ( known )
+        merge_set_globals(prev->m, s->first_key, s->acc.ended_max);
+    merge_set_stop(prev->m, end + 1 < s->nr,
+                   end + 1 < s->nr ? s->cuts[end].tsc : 0);
+    return pump(k, prev, acc);
+}
+
+/* Without a worker thread: the single pass, over the index. */
+static int run_inline(const struct slice_sink *k)
+{
+    struct slice *sl = &k->s->sl[0];
+    int rc;
+
+    if ( (rc = slice_open(k->s, 0, NULL, NULL, sl)) )
+        return rc;
+    merge_set_stop(sl->m, false, 0);
+    return pump(k, sl, &k->s->acc);
+}
+
+/*
+ * A slice (> 0) starts where the single pass is at its cut: prev's merge,
+ * stopped there, is in the state the slice's (start) was primed in.
+ */
+static bool slice_fits(const struct slice *prev, const struct merge_cut *start)
 {
     struct merge_cut *end;
     bool ok;
 
-    if ( sl->prime_rc < 0 || !sl->start ||
-         !(end = merge_cut_take(prev->m)) )
+    if ( !start || !(end = merge_cut_take(prev->m)) )
         return false;
-    ok = merge_cut_equal(end, sl->start);
+    ok = merge_cut_equal(end, start);
     merge_cut_free(end);
     return ok;
+}
+
+/* The workers; nth: how many there are (0: none could be made). */
+static int workers_start(struct xa_slices *s, unsigned int workers,
+                         pthread_t **th, unsigned int *nth)
+{
+    s->ahead = workers ? workers : 1;
+    s->own = calloc(1, sizeof(*s->own));
+    *th = calloc(s->ahead, sizeof(**th));
+    *nth = 0;
+    if ( !s->own || !*th )
+        return XA_E_NOMEM;
+    while ( *nth < s->ahead &&
+            !pthread_create(&(*th)[*nth], NULL, slice_worker, s) )
+        (*nth)++;
+    return XA_OK;
+}
+
+/* Stops and joins the workers; the readers' counters, as the single pass. */
+static void workers_stop(struct xa_slices *s, pthread_t *th, unsigned int nth)
+{
+    unsigned int k;
+
+    slice_lock(s);
+    s->abort = true;
+    for ( k = 0; k < s->nr; k++ )
+        s->sl[k].cancel = true;
+    for ( k = 0; k < s->nr_chunks; k++ )
+        s->ch[k].cancel = true;
+    slice_unlock_wake(s);
+    while ( nth )
+        pthread_join(th[--nth], NULL);
+    free(th);
+    for ( k = 0; k < s->nr; k++ )
+        slice_dispose(&s->sl[k]);
+
+    s->stats.records = s->acc.stats.records;
+    s->stats.tscless = s->acc.stats.tscless;
+    s->stats.wraps = s->acc.stats.wraps;
+    s->stats.lost = s->acc.stats.lost;
+    s->stats.readahead_peak = s->acc.stats.readahead_peak;
+    s->stats.record_bytes = s->ix->window_bytes -
+                            s->acc.diag.e[XA_DIAG_TRUNCATED_RECORD].bytes;
+    s->info.taken = s->acc.taken;
+    s->info.continued = s->acc.continued;
 }
 
 int xa_slices_run(struct xa_slices *s, unsigned int workers,
                   unsigned int batch, xa_pipe_produce_fn *produce,
                   void *parg, xa_pipe_consume_fn *consume, void *carg)
 {
-    pthread_t *th = NULL;
-    unsigned int nth = 0, k;
+    struct slice_sink own;
+    pthread_t *th;
+    unsigned int nth, k;
     struct slice *prev = NULL;
-    int rc = XA_OK;
+    int rc;
 
     s->batch = batch && batch < SLICE_BATCH ? batch : SLICE_BATCH;
     s->feed = (struct xa_slice_feed){ produce, parg, consume, carg };
-    s->ahead = workers ? workers : 1;
-    s->own = calloc(1, sizeof(*s->own));
-    th = calloc(s->ahead, sizeof(*th));
-    if ( !s->own || !th )
-    {
-        free(th);
-        return XA_E_NOMEM;
-    }
-    for ( nth = 0; nth < s->ahead; nth++ )
-        if ( pthread_create(&th[nth], NULL, slice_worker, s) )
-            break;
+    s->job = run_slice;
+    s->jobs = s->nr;
+    if ( (rc = workers_start(s, workers, &th, &nth)) )
+        goto out;
+    own = (struct slice_sink){ .s = s, .b = s->own };
     if ( !nth )
     {
-        rc = run_inline(s);
+        rc = run_inline(&own);
         goto out;
     }
 
@@ -362,15 +537,15 @@ int xa_slices_run(struct xa_slices *s, unsigned int workers,
         while ( !sl->primed )
             pthread_cond_wait(&s->cond, &s->lock);
         if ( !k && sl->m )
-            merge_get_globals(sl->m, &s->first_key, &s->ended_max);
+            merge_get_globals(sl->m, &s->first_key, &s->acc.ended_max);
         pthread_mutex_unlock(&s->lock);
         /* prev's worker is done with it; sl->start is set once primed. */
-        take = !k || slice_fits(prev, sl);
+        take = !k || (sl->prime_rc == XA_OK && slice_fits(prev, sl->start));
         slice_lock(s);
         if ( take )
         {
             sl->g_first = s->first_key;
-            sl->g_ended = s->ended_max;
+            sl->g_ended = s->acc.ended_max;
             sl->globals_ready = true;
         }
         else
@@ -387,30 +562,210 @@ int xa_slices_run(struct xa_slices *s, unsigned int workers,
             rc = drain(s, sl);
             slice_dispose(prev);
             prev = sl;
-            s->info.taken++;
+            s->acc.taken++;
         }
         else
         {
             slice_dispose(sl);
-            rc = go_on(s, prev, k);
-            s->info.continued++;
+            rc = go_on(&own, prev, k, &s->acc, true);
+            s->acc.continued++;
         }
     }
 
  out:
-    slice_lock(s);
-    s->abort = true;
-    for ( k = 0; k < s->nr; k++ )
-        s->sl[k].cancel = true;
-    slice_unlock_wake(s);
-    while ( nth )
-        pthread_join(th[--nth], NULL);
-    for ( k = 0; k < s->nr; k++ )
-        slice_dispose(&s->sl[k]);
-    free(th);
+    workers_stop(s, th, nth);
+    return rc;
+}
 
-    s->stats.record_bytes = s->ix->window_bytes -
-                            s->diag.e[XA_DIAG_TRUNCATED_RECORD].bytes;
+/*
+ * Chunk c's slices read into its state, from its first slice's cut: each
+ * slice after the first is checked against the merge of the slice before,
+ * as in xa_slices_run(), and that merge goes on where it does not fit.
+ */
+static int chunk_read(const struct slice_sink *k, struct chunk *ch)
+{
+    struct xa_slices *s = k->s;
+    unsigned int j;
+    int rc;
+
+    for ( j = ch->first; j < ch->end; j++ )
+    {
+        struct slice *sl = &s->sl[j];
+
+        rc = slice_open(s, j, chunk_globals, ch, sl);
+        if ( j == ch->first && rc )
+            return rc;
+        if ( j == ch->first )
+        {
+            ch->start = sl->start;
+            sl->start = NULL;
+        }
+        else if ( rc || !slice_fits(ch->last, sl->start) )
+        {
+            slice_dispose(sl);
+            if ( (rc = go_on(k, ch->last, j, &ch->acc, false)) )
+                return rc;
+            ch->acc.continued++;
+            continue;
+        }
+        slice_dispose(ch->last);
+        ch->last = sl;
+        if ( !j )
+        {
+            uint64_t ended;
+
+            /* Chunk 0, in the calling thread: the trace's first key. */
+            merge_get_globals(sl->m, &s->first_key, &ended);
+            slice_lock(s);
+            ch->g_first = s->pub_first = s->first_key;
+            slice_unlock_wake(s);
+        }
+        if ( (rc = pump(k, sl, &ch->acc)) )
+            return rc;
+        ch->acc.taken++;
+    }
+    return XA_OK;
+}
+
+/* A chunk's state warmed up on the slice before the chunk, then cut. */
+static int chunk_warm(const struct slice_sink *k, struct chunk *ch)
+{
+    struct xa_slices *s = k->s;
+    int rc;
+
+    ch->warm.owner = s;
+    rc = slice_open(s, ch->first - 1, warm_globals, s, &ch->warm);
+    if ( !rc )
+        rc = pump(k, &ch->warm, NULL);
+    slice_dispose(&ch->warm);
+    if ( !rc && (rc = s->ops->cut(ch->st)) > 0 )
+        rc = XA_OK;
+    return rc;
+}
+
+/* The job of a worker: chunk c (> 0) analysed apart. */
+static void run_chunk(struct xa_slices *s, unsigned int c)
+{
+    struct chunk *ch = &s->ch[c];
+    struct slice_sink k = { .s = s, .ch = ch };
+    int rc = XA_E_NOMEM;
+
+    if ( (k.b = ch->b = malloc(sizeof(*ch->b))) &&
+         (k.st = ch->st = s->ops->open(s->ops_arg)) )
+        rc = chunk_warm(&k, ch);
+    if ( !rc )
+        rc = chunk_read(&k, ch);
+    free(ch->b);
+    ch->b = NULL;
+    slice_lock(s);
+    ch->rc = rc;
+    ch->done = true;
+    slice_unlock_wake(s);
+}
+
+/*
+ * Chunk c, done: absorbed into main if it starts where the single pass
+ * is, in the merge and in main; else redone by prev's merge.
+ */
+static int chunk_take(struct xa_slices *s, const struct slice_sink *own,
+                      struct chunk *ch, struct slice **prev)
+{
+    bool take = !ch->rc && slice_fits(*prev, ch->start) &&
+                s->ops->fits(s->main, ch->st) &&
+                s->ops->absorb(s->main, ch->st) == XA_OK;
+    unsigned int j;
+
+    if ( ch->st )
+        s->ops->close(ch->st);
+    ch->st = NULL;
+    merge_cut_free(ch->start);
+    ch->start = NULL;
+    if ( take )
+    {
+        acc_add(&s->acc, &ch->acc);
+        slice_dispose(*prev);
+        *prev = ch->last;
+        s->info.apart++;
+        return XA_OK;
+    }
+    for ( j = ch->first; j < ch->end; j++ )
+        slice_dispose(&s->sl[j]);
+    s->acc.continued += ch->end - ch->first;
+    s->info.redone++;
+    return go_on(own, *prev, ch->end - 1, &s->acc, true);
+}
+
+int xa_slices_run_apart(struct xa_slices *s, unsigned int workers,
+                        const struct xa_slice_ops *ops, void *arg,
+                        void *main)
+{
+    struct slice_sink own;
+    struct slice *prev;
+    pthread_t *th = NULL;
+    unsigned int nth = 0, c;
+    int rc = XA_E_NOMEM;
+
+    s->batch = SLICE_BATCH;
+    s->ops = ops;
+    s->ops_arg = arg;
+    s->main = main;
+    if ( !(s->ch = calloc((s->nr + XA_SLICES_CHUNK - 1) / XA_SLICES_CHUNK,
+                          sizeof(*s->ch))) )
+        goto out;
+    s->nr_chunks = (s->nr + XA_SLICES_CHUNK - 1) / XA_SLICES_CHUNK;
+    for ( c = 0; c < s->nr_chunks; c++ )
+    {
+        s->ch[c].owner = s;
+        s->ch[c].first = c * XA_SLICES_CHUNK;
+        s->ch[c].end = s->ch[c].first + XA_SLICES_CHUNK < s->nr ?
+                       s->ch[c].first + XA_SLICES_CHUNK : s->nr;
+    }
+    s->ch[0].base_ready = true;
+    s->info.chunks = s->nr_chunks;
+    s->job = run_chunk;
+    s->jobs = s->nr_chunks;
+    s->next = 1;
+    if ( (rc = workers_start(s, workers, &th, &nth)) )
+        goto out;
+    own = (struct slice_sink){ .s = s, .b = s->own, .st = main };
+    if ( !nth )
+    {
+        rc = run_inline(&own);
+        goto out;
+    }
+
+    /* Chunk 0 here, while the workers take the next ones. */
+    if ( (rc = chunk_read(&own, &s->ch[0])) )
+        goto out;
+    acc_add(&s->acc, &s->ch[0].acc);
+    prev = s->ch[0].last;
+    for ( c = 1; c < s->nr_chunks && rc == XA_OK; c++ )
+    {
+        struct chunk *ch = &s->ch[c];
+
+        slice_lock(s);
+        s->at = c;
+        ch->g_first = s->pub_first = s->first_key;
+        ch->g_ended = s->pub_ended = s->acc.ended_max;
+        ch->base_ready = true;
+        pthread_cond_broadcast(&s->cond);
+        while ( !ch->done )
+            pthread_cond_wait(&s->cond, &s->lock);
+        pthread_mutex_unlock(&s->lock);
+        rc = chunk_take(s, &own, ch, &prev);
+    }
+
+ out:
+    workers_stop(s, th, nth);
+    for ( c = 0; c < s->nr_chunks; c++ )
+    {
+        if ( c && s->ch[c].st )
+            ops->close(s->ch[c].st);
+        merge_cut_free(s->ch[c].start);
+    }
+    free(s->ch);
+    s->ch = NULL;
+    s->nr_chunks = 0;
     return rc;
 }
 
@@ -425,7 +780,7 @@ int xa_slices_new(struct xa_reader *rd, uint64_t slice_records,
         return XA_E_NOMEM;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
-    xa_diag_init(&s->diag);
+    xa_diag_init(&s->acc.diag);
     if ( (rc = reader_index_build(rd, &s->ix)) )
         goto fail;
     if ( !slice_records )
@@ -485,7 +840,7 @@ const struct xa_reader_stats *xa_slices_reader_stats(const struct xa_slices *s)
 void xa_slices_diag(const struct xa_slices *s, struct xa_diag *diag)
 {
     xa_diag_merge(diag, &s->ix->diag);
-    xa_diag_merge(diag, &s->diag);
+    xa_diag_merge(diag, &s->acc.diag);
 }
 
 const struct xa_slices_stats *xa_slices_stats(const struct xa_slices *s)
