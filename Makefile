@@ -115,7 +115,7 @@ $(BUILD)/tests/fuzz-replay: $(BUILD)/tests/fuzz/fuzz-reader.o \
 	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ $(LIB_LIBS)
 
 # make check: unit tests, golden tests, bad-input tests, fuzz corpus replay.
-check: all $(UNIT_BINS) $(BUILD)/tests/fuzz-replay
+check: all $(UNIT_BINS) $(BUILD)/tests/fuzz-replay $(BUILD)/trace-repeat
 	@BUILD=$(BUILD) SHARED=$(SHARED) sh tests/run-all.sh $(UNIT_BINS)
 
 # libFuzzer target on reader+merge+model+reports (needs clang).

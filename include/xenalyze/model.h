@@ -358,6 +358,37 @@ XA_API void xa_model_feed_batch(struct xa_model *m,
 XA_API void xa_model_finish(struct xa_model *m);
 
 /*
+ * Chunks of a trace analysed apart (docs/parallel-summary.md): a model
+ * made for a chunk takes the records of a warm-up before it, is cut where
+ * the chunk begins (what it counted is forgotten, its state kept and
+ * written down), takes the chunk's records, and is absorbed by the model
+ * that took the trace up to the chunk, when that one is in the state the
+ * chunk's was in at the cut (xa_model_fits()).  main ends as if it had
+ * taken the chunk's records itself.
+ *
+ * xa_model_apart_ok: whether m's output can come from chunks (no
+ * observer, no time window, no cr3 or eip-list option).
+ * xa_model_new_apart: a model for a chunk, with main's catalog and
+ * options and anomalies of its own; XA_E_INVAL when not apart_ok.
+ * xa_model_cut: at the chunk's start; XA_OK or XA_E_NOMEM.
+ * xa_model_fits: main, now, is in the state apart was in at its cut.
+ * xa_model_absorb: after xa_model_fits(): what apart counted after its
+ * cut added to main, apart's state taken on, its anomalies appended.
+ * XA_AGAIN, with main unchanged, when that would not be exactly the
+ * single pass (after its cut apart used what its warm-up could not know,
+ * or met a cap or the memory budget, or the two would): then main must
+ * take the chunk's records itself.  XA_E_NOMEM leaves main in no
+ * defined state.
+ */
+XA_API bool xa_model_apart_ok(const struct xa_model *m);
+XA_API int xa_model_new_apart(const struct xa_model *main,
+                              struct xa_model **out);
+XA_API int xa_model_cut(struct xa_model *m);
+XA_API bool xa_model_fits(struct xa_model *main,
+                          const struct xa_model *apart);
+XA_API int xa_model_absorb(struct xa_model *main, struct xa_model *apart);
+
+/*
  * The vCPU running on a physical CPU as far as the records tell;
  * false when unknown.
  */

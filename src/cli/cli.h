@@ -48,6 +48,7 @@ struct cli_opts {
     unsigned int slice;             /* --slice=N (tests); 0: default */
     unsigned int slice_records;     /* --slice-records=N; 0: default */
     bool slice_stats;               /* --slice-stats */
+    unsigned int apart_records;     /* --apart-records=N (tests) */
     bool noted_ignored;             /* "no effect" said once */
     bool tsc_fatal;                 /* --tsc-loop-fatal */
     bool progress;                  /* --progress */

@@ -83,6 +83,19 @@ static int h_slice_records(struct cli_opts *o, const struct cli_option *opt,
     return 0;
 }
 
+/*
+ * Hidden, for the tests: the summary's model takes chunks of N records
+ * analysed apart, one after the other in one thread, each by a model
+ * warmed up on the N records before it (docs/parallel-summary.md).
+ */
+static int h_apart_records(struct cli_opts *o, const struct cli_option *opt,
+                           const char *arg)
+{
+    if ( parse_uint(arg, 100000000, &o->apart_records) || !o->apart_records )
+        return bad_arg(opt, arg, "a number of records from 1 to 100000000");
+    return 0;
+}
+
 static int h_slice_stats(struct cli_opts *o, const struct cli_option *opt,
                          const char *arg)
 {
@@ -885,6 +898,8 @@ const struct cli_option cli_options[] = {
     { "slice-records", 0, CLI_ARG_REQ, "N", CLI_G_OTHER, NULL,
       h_slice_records, 0 },
     { "slice-stats", 0, NOARG, CLI_G_OTHER, NULL, h_slice_stats, 0 },
+    { "apart-records", 0, CLI_ARG_REQ, "N", CLI_G_OTHER, NULL,
+      h_apart_records, 0 },
     { "tolerance", 0, CLI_ARG_REQ, "N", CLI_G_OTHER,
       "upstream's error tolerance (0-6): as --strict at the\n"
       "level above N: 0-1 warn, 2 sanity, 3 record, 4 file,\n"

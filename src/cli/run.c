@@ -66,6 +66,87 @@ static void progress_end(struct progress *pg)
         fprintf(stderr, "\r%*s\r", 60, "");
 }
 
+/*
+ * --apart-records=N (tests): chunks of N records analysed apart in this
+ * thread, each by a model warmed up on the chunk before it, absorbed by
+ * the summary's model when it fits, else taken by that model itself: what
+ * the threads do with slices, in one thread, at any chunk size.
+ */
+struct apart_serial {
+    unsigned int n;
+    struct xa_record *prev, *cur;   /* the warm-up; the chunk */
+    unsigned int nr_prev, nr_cur;
+    unsigned int chunks, apart, redone;
+    int rc;
+};
+
+static int apart_serial_init(struct apart_serial *a, unsigned int n)
+{
+    a->n = n;
+    a->prev = calloc(n, sizeof(*a->prev));
+    a->cur = calloc(n, sizeof(*a->cur));
+    return a->prev && a->cur ? XA_OK : XA_E_NOMEM;
+}
+
+static void apart_serial_chunk(struct apart_serial *a, struct xa_model *main)
+{
+    struct xa_model *m = NULL;
+    struct xa_record *t;
+    int rc;
+
+    a->chunks++;
+    if ( a->nr_prev && !xa_model_new_apart(main, &m) )
+    {
+        xa_model_feed_batch(m, a->prev, a->nr_prev);
+        if ( !xa_model_cut(m) && xa_model_fits(main, m) )
+        {
+            xa_model_feed_batch(m, a->cur, a->nr_cur);
+            rc = xa_model_absorb(main, m);
+            if ( rc < 0 )
+                a->rc = rc;
+            else if ( rc == XA_OK )
+                a->apart++;
+            else
+                m = (xa_model_free(m), NULL);
+        }
+        else
+            m = (xa_model_free(m), NULL);
+    }
+    if ( !m )
+    {
+        a->redone += a->nr_prev > 0;
+        xa_model_feed_batch(main, a->cur, a->nr_cur);
+    }
+    xa_model_free(m);
+    t = a->prev;
+    a->prev = a->cur;
+    a->cur = t;
+    a->nr_prev = a->nr_cur;
+    a->nr_cur = 0;
+}
+
+static void apart_serial_feed(struct apart_serial *a, struct xa_model *main,
+                              const struct xa_record *r, unsigned int n)
+{
+    while ( n )
+    {
+        unsigned int k = a->n - a->nr_cur < n ? a->n - a->nr_cur : n;
+
+        memcpy(&a->cur[a->nr_cur], r, k * sizeof(*r));
+        a->nr_cur += k;
+        r += k;
+        n -= k;
+        if ( a->nr_cur == a->n )
+            apart_serial_chunk(a, main);
+    }
+}
+
+static void apart_serial_free(struct apart_serial *a)
+{
+    free(a->prev);
+    free(a->cur);
+}
+
 /* Summary: the model runs in this thread, the merge in the other. */
 struct summary_ctx {
     struct xa_model *model;
@@ -74,6 +155,7 @@ struct summary_ctx {
     struct xa_slowest *slowest;     /* NULL: no --slowest */
     struct xa_out *out;
     struct progress *pg;
+    struct apart_serial *apart;     /* NULL: no --apart-records */
 };
 
 static void consume_summary(void *arg, const struct xa_record *r,
@@ -101,7 +183,10 @@ static void consume_summary(void *arg, const struct xa_record *r,
         return;
     }
     (void)aux;
-    xa_model_feed_batch(c->model, r, n);
+    if ( c->apart )
+        apart_serial_feed(c->apart, c->model, r, n);
+    else
+        xa_model_feed_batch(c->model, r, n);
     progress_batch(c->pg, r, n);
 }
 
@@ -590,9 +675,30 @@ int cli_run(const struct cli_opts *o)
         struct summary_ctx c = { .model = model, .plots = plots,
                                  .timeline = timeline, .slowest = slowest,
                                  .out = &out, .pg = &pg };
+        struct apart_serial ap = { 0 };
 
+        if ( o->apart_records && xa_model_apart_ok(model) &&
+             !plots && !timeline && !slowest )
+        {
+            if ( (rc = apart_serial_init(&ap, o->apart_records)) )
+                goto apart_out;
+            c.apart = &ap;
+        }
         rc = run_records(slices, mg, threads - 1, threads, o->slice, NULL,
                          NULL, consume_summary, &c);
+        if ( c.apart )
+        {
+            if ( ap.nr_cur )
+                apart_serial_chunk(&ap, model);
+            if ( !rc && ap.rc )
+                rc = ap.rc;
+            if ( o->slice_stats )
+                fprintf(stderr, "xenalyze: apart %u chunks of %u: %u "
+                        "analysed apart, %u redone\n", ap.chunks,
+                        o->apart_records, ap.apart, ap.redone);
+        }
+ apart_out:
+        apart_serial_free(&ap);
     }
     progress_end(&pg);
     if ( rc == XA_END )

@@ -222,6 +222,14 @@ struct vcpu {
 
     /* CPU affinity: how long it stayed on a pCPU between migrations. */
     uint64_t pcpu_tsc;              /* arrived on its pCPU; 0: unknown */
+    /*
+     * A model cut (model-cut.c): pcpu_tsc is its warm-up's, not the
+     * trace's; whether it was activated before the warm-up is not known
+     * (first seen running there); a default vCPU left out of the state
+     * written at the cut (no pCPU runs it): not to be touched after it.
+     */
+    bool pcpu_unknown, act_unknown, cut_hidden;
+    bool cut_ref;                   /* a pCPU runs it, or ran it last */
     struct xa_stat stay_all;
     struct stay *stays;             /* by pCPU */
     unsigned int nr_stays, cap_stays;
@@ -275,6 +283,11 @@ struct pcpu {
     struct vcpu *held_for;
     struct xa_record *held;
     unsigned int nr_held, cap_held;
+    /*
+     * A model cut (model-cut.c): time_tsc is its warm-up's, the running
+     * or idle interval may have begun before.
+     */
+    bool time_unknown;
     /*
      * Not present, no TSC yet, a loss ending or records held: the fast
      * path of model.c's model_feed() leaves its records to the full one.
@@ -393,7 +406,40 @@ struct xa_model {
     struct xa_model_observer obs;
     struct xa_model_observer obs_list[XA_MODEL_MAX_OBSERVERS];
     unsigned int nr_obs;
+
+    /*
+     * A model warmed up from an unknown state, then cut (model-cut.c):
+     * spec from its start, cut once it counts; tainted when, after the
+     * cut, it used what only the trace before its warm-up could tell.
+     */
+    bool spec, cut, tainted;
+    unsigned int subs_max;          /* SUBS_MAX; more in a cut model */
+    struct xa_diag own_diag;        /* a cut model's anomalies */
+    struct cut_word_buf {
+        uint64_t *w;
+        size_t nr, cap;
+    } cut_state;                    /* its state at the cut */
+    struct stay_fix {               /* what its warm-up left open */
+        unsigned int did, vid, cpu, to;
+        uint8_t kind;               /* enum fix_kind (model-cut.c) */
+        uint64_t tsc;
+    } *fix;
+    unsigned int nr_fix, cap_fix;
 };
+
+/* A cut model met what its warm-up could not tell: it will be redone. */
+static inline void model_taint(struct xa_model *m)
+{
+    if ( m->cut )
+        m->tainted = true;
+}
+
+/* A vCPU found by its ids: one left out at the cut taints. */
+static inline void model_vcpu_named(struct xa_model *m, const struct vcpu *v)
+{
+    if ( __builtin_expect(v->cut_hidden, 0) )
+        model_taint(m);
+}
 
 #define OBS(m, cb) __builtin_expect((m)->obs.cb != NULL, 0)
 
@@ -577,6 +623,34 @@ static inline struct vcpu *model_guest_vcpu(struct xa_model *m,
         return v;
     return model_guest_vcpu_slow(m, rec, type);
 }
+/*
+ * model.c: v's stay on a pCPU, found or added (NULL past the budget);
+ * a stay ends; model-cut.c: a cut model's stay whose start it does not
+ * know, left to the model that absorbs it.
+ */
+struct stay *model_stay_slot(struct xa_model *m, struct vcpu *v,
+                             unsigned int cpu);
+void model_stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc);
+void model_stay_defer(struct xa_model *m, struct vcpu *v, uint64_t tsc);
+void model_act_defer(struct xa_model *m, struct pcpu *p, struct vcpu *v,
+                     uint64_t tsc);
+void model_time_defer(struct xa_model *m, struct pcpu *p, uint64_t tsc);
+/* model.c: a pCPU's running or idle interval ends. */
+void model_pcpu_time_end(struct xa_model *m, struct pcpu *p, uint64_t tsc);
+/*
+ * model.c: a domain, a pCPU (present, with its default vCPU), an exit's
+ * row and a breakdown key's, found or made as a record would make them.
+ */
+struct domain *model_domain_find(struct xa_model *m, unsigned int did);
+struct pcpu *model_pcpu_get(struct xa_model *m, unsigned int cpu);
+struct exit_slot *model_exit_slot(struct xa_model *m, struct vcpu *v,
+                                  uint32_t code);
+struct sub_slot *model_sub_slot(struct xa_model *m, struct exit_slot *e,
+                                uint8_t kind, uint64_t val);
+/* model.c: what a vCPU counted freed (its state stays); a vCPU freed. */
+void model_vcpu_counts_free(struct vcpu *v);
+void model_pcpu_counts_free(struct pcpu *p);
+void model_vcpu_free(struct vcpu *v);
 /* Adds n under key; returns XA_OK, XA_E_NOMEM, or 1: folded into other. */
 int count_tab_add(struct xa_model *m, struct count_tab *t, uint32_t key,
                   uint64_t n);

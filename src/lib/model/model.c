@@ -71,6 +71,7 @@ int xa_model_new(const struct xa_catalog *cat, struct xa_diag *diag,
     m->mem_budget = m->opts.memory_budget ? m->opts.memory_budget
                                           : XA_MODEL_BUDGET;
     m->key_budget = m->mem_budget / 2;
+    m->subs_max = SUBS_MAX;
     m->win_hi = UINT64_MAX;
     xa_filter_init(&m->filter);
     model_window_update(m);
@@ -97,24 +98,61 @@ static void exit_tab_free(struct exit_tab *t)
     free(t);
 }
 
-static void vcpu_free(struct vcpu *v)
+void model_pcpu_counts_free(struct pcpu *p)
 {
-    unsigned int i;
+    xa_stat_dispose(&p->running);
+    xa_stat_dispose(&p->idle);
+    xa_stat_dispose(&p->lost);
+    xa_stat_init(&p->running);
+    xa_stat_init(&p->idle);
+    xa_stat_init(&p->lost);
+    p->records = 0;
+    memset(p->volume, 0, sizeof(p->volume));
+}
 
-    if ( !v )
-        return;
+void model_vcpu_counts_free(struct vcpu *v)
+{
+    unsigned int i, k;
+
     for ( i = 0; i < XA_RS_NR; i++ )
         xa_stat_dispose(&v->rs[i]);
+    memset(v->rs, 0, sizeof(v->rs));
     exit_tab_free(v->exits);
+    v->exits = NULL;
     count_tab_free(&v->hypercalls);
-    eip_tab_free(&v->intr_eips);
+    memset(&v->hypercalls, 0, sizeof(v->hypercalls));
     count_tab_free(&v->pv_events);
-    girq_free(v);
+    memset(&v->pv_events, 0, sizeof(v->pv_events));
+    eip_tab_free(&v->intr_eips);
     xa_stat_dispose(&v->stay_all);
+    xa_stat_init(&v->stay_all);
     for ( i = 0; i < v->nr_stays; i++ )
         xa_stat_dispose(&v->stays[i].st);
     free(v->stays);
+    v->stays = NULL;
+    v->nr_stays = v->cap_stays = 0;
     xa_idx_free(&v->stay_idx);
+    if ( v->w2h )
+        for ( i = 0; i < 256; i++ )
+        {
+            struct w2h_vec *g = &v->w2h->vec[i];
+
+            g->count = 0;
+            if ( !g->times )
+                continue;
+            for ( k = 0; k < W2H_NR; k++ )
+                xa_stat_dispose(&g->times[k]);
+            free(g->times);
+            g->times = NULL;
+        }
+}
+
+void model_vcpu_free(struct vcpu *v)
+{
+    if ( !v )
+        return;
+    model_vcpu_counts_free(v);
+    girq_free(v);
     free(v);
 }
 
@@ -127,7 +165,7 @@ static void domains_free(struct domain *d)
     {
         next = d->hnext;
         for ( j = 0; j < d->nr_vcpus; j++ )
-            vcpu_free(d->vcpus[j]);
+            model_vcpu_free(d->vcpus[j]);
         for ( j = 0; j < XA_DRS_NR; j++ )
             xa_stat_dispose(&d->rs[j]);
         free(d->vcpus);
@@ -152,14 +190,14 @@ void xa_model_free(struct xa_model *m)
 
         if ( !p )
             continue;
-        xa_stat_dispose(&p->running);
-        xa_stat_dispose(&p->idle);
-        xa_stat_dispose(&p->lost);
+        model_pcpu_counts_free(p);
         free(p->held);
         free(p);
     }
     free(m->pcpus);
     free(m->losable);
+    free(m->cut_state.w);
+    free(m->fix);
     free(m);
 }
 
@@ -228,7 +266,7 @@ void count_tab_free(struct count_tab *t)
 
 /* Domains and vCPUs */
 
-static struct domain *domain_find(struct xa_model *m, unsigned int did)
+struct domain *model_domain_find(struct xa_model *m, unsigned int did)
 {
     struct domain **bucket = &m->dom_hash[did % DOM_HASH], *d;
 
@@ -259,7 +297,7 @@ struct vcpu *model_vcpu_find(struct xa_model *m, unsigned int did,
     if ( vid > MODEL_VCPU_ID_MAX && did != XA_DOM_IDLE &&
          did != XA_DOM_DEFAULT )
         return NULL;
-    d = domain_find(m, did);
+    d = model_domain_find(m, did);
     if ( !d )
         return NULL;
     if ( xa_grow(&d->vcpus, &d->nr_vcpus, sizeof(*d->vcpus), vid, 4) )
@@ -316,7 +354,7 @@ static inline struct vcpu *vcpu_get(struct xa_model *m, unsigned int did,
 }
 
 /* Physical CPUs: created on their first record, running the default vCPU. */
-static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
+struct pcpu *model_pcpu_get(struct xa_model *m, unsigned int cpu)
 {
     struct pcpu *p;
 
@@ -339,6 +377,8 @@ static struct pcpu *pcpu_get(struct xa_model *m, unsigned int cpu)
     {
         struct vcpu *v = model_vcpu_find(m, XA_DOM_DEFAULT, cpu);
 
+        if ( v )
+            model_vcpu_named(m, v);
         p->present = true;
         pcpu_slow_update(p);
         p->seen_valid_schedule = true;
@@ -498,6 +538,11 @@ static void runstate_update(struct xa_model *m, struct vcpu *v,
 static inline __attribute__((always_inline))
 void pcpu_time_update(struct xa_model *m, struct pcpu *p, uint64_t tsc)
 {
+    if ( __builtin_expect(p->time_unknown, 0) )
+    {
+        model_time_defer(m, p, tsc);
+        return;
+    }
     /* As for runstates, a zero-length interval is not an interval. */
     if ( p->time_tsc && p->current )
     {
@@ -510,6 +555,11 @@ void pcpu_time_update(struct xa_model *m, struct pcpu *p, uint64_t tsc)
             m->obs.pcpu_time(m->obs.arg, p->id, tsc, c);
     }
     p->time_tsc = 0;
+}
+
+void model_pcpu_time_end(struct xa_model *m, struct pcpu *p, uint64_t tsc)
+{
+    pcpu_time_update(m, p, tsc);
 }
 
 static void exit_discard(struct xa_model *m, struct vcpu *v, uint64_t tsc)
@@ -551,18 +601,60 @@ static void vcpu_prev_update(struct xa_model *m, struct pcpu *p,
     runstate_update_inline(m, prev, new_rs, tsc);
 }
 
-/*
- * A vCPU leaves the pCPU it arrived on at pcpu_tsc (it migrates, or the
- * trace ends): the stay counts for that pCPU.  (Upstream counts it for the
- * pCPU it moves to.)
- */
-static void stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
+/* v's stay on pCPU cpu, found or added (charged); NULL past the budget. */
+struct stay *model_stay_slot(struct xa_model *m, struct vcpu *v,
+                             unsigned int cpu)
 {
     struct stay *s = NULL;
     struct xa_idx_ent *h;
-    uint32_t hv;
+    uint32_t hv = xa_hash32(cpu);
+
+    if ( xa_idx_reserve(&v->stay_idx) )
+        return NULL;
+    for ( h = xa_idx_first(&v->stay_idx, hv); h->val && !s;
+          h = s ? h : xa_idx_next(&v->stay_idx, h) )
+        if ( h->hash == hv && v->stays[h->val - 1].cpu == cpu )
+            s = &v->stays[h->val - 1];
+    if ( s )
+        return s;
+    if ( !model_charge(m, STAY_COST, cpu) )
+        return NULL;
+    if ( v->nr_stays == v->cap_stays )
+    {
+        unsigned int cap = v->cap_stays ? v->cap_stays * 2 : 4;
+        struct stay *n = realloc(v->stays, cap * sizeof(*n));
+
+        if ( !n )
+            return NULL;
+        v->stays = n;
+        v->cap_stays = cap;
+    }
+    h->val = v->nr_stays + 1;
+    h->hash = hv;
+    v->stay_idx.nr++;
+    s = &v->stays[v->nr_stays++];
+    s->cpu = cpu;
+    xa_stat_init(&s->st);
+    return s;
+}
+
+/*
+ * A vCPU leaves the pCPU it arrived on at pcpu_tsc (it migrates, or the
+ * trace ends): the stay counts for that pCPU.  (Upstream counts it for the
+ * pCPU it moves to.)  A cut model does not know when a vCPU it found on
+ * a pCPU in its warm-up arrived there: the stay is left to the model
+ * that absorbs it (model-cut.c).
+ */
+void model_stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
+{
+    struct stay *s;
     uint64_t c;
 
+    if ( __builtin_expect(v->pcpu_unknown && m->cut, 0) )
+    {
+        model_stay_defer(m, v, tsc);
+        return;
+    }
     if ( !v->pcpu_tsc || !v->p || tsc < v->pcpu_tsc )
         return;
     c = win_clip(m, v->pcpu_tsc, tsc);
@@ -570,35 +662,9 @@ static void stay_end(struct xa_model *m, struct vcpu *v, uint64_t tsc)
     if ( !c && !(tsc == v->pcpu_tsc && win_in(m, tsc)) )
         return;
     model_stat_add(m, &v->stay_all, c, v->p->id);
-    hv = xa_hash32(v->p->id);
-    if ( xa_idx_reserve(&v->stay_idx) )
-        return;
-    for ( h = xa_idx_first(&v->stay_idx, hv); h->val && !s;
-          h = s ? h : xa_idx_next(&v->stay_idx, h) )
-        if ( h->hash == hv && v->stays[h->val - 1].cpu == v->p->id )
-            s = &v->stays[h->val - 1];
-    if ( !s && !model_charge(m, STAY_COST, v->p->id) )
-        return;     /* counted in stay_all only */
-    if ( !s )
-    {
-        if ( v->nr_stays == v->cap_stays )
-        {
-            unsigned int cap = v->cap_stays ? v->cap_stays * 2 : 4;
-            struct stay *n = realloc(v->stays, cap * sizeof(*n));
-
-            if ( !n )
-                return;
-            v->stays = n;
-            v->cap_stays = cap;
-        }
-        h->val = v->nr_stays + 1;
-        h->hash = hv;
-        v->stay_idx.nr++;
-        s = &v->stays[v->nr_stays++];
-        s->cpu = v->p->id;
-        xa_stat_init(&s->st);
-    }
-    model_stat_add(m, &s->st, c, v->p->id);
+    s = model_stay_slot(m, v, v->p->id);
+    if ( s )
+        model_stat_add(m, &s->st, c, v->p->id);
 }
 
 static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
@@ -617,20 +683,26 @@ static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
         runstate_update(m, p->current, RS_LOST, tsc);
         p->current = NULL;
     }
-    if ( next->activated )
+    if ( __builtin_expect(next->act_unknown, 0) && m->cut )
+        model_act_defer(m, p, next, tsc);
+    else if ( next->activated )
     {
         if ( next->state == RS_RUNNING && next->d->id != XA_DOM_DEFAULT )
             next->state_tsc = 0;
         if ( next->p != p )
         {
-            stay_end(m, next, tsc);
+            model_stay_end(m, next, tsc);
             next->pcpu_tsc = tsc;
+            next->pcpu_unknown = false;
         }
     }
     else
     {
         next->activated = true;
+        next->act_unknown = false;
         next->pcpu_tsc = tsc;
+        /* In a warm-up: it may have arrived long before. */
+        next->pcpu_unknown = m->spec && !m->cut;
     }
 
     runstate_update_inline(m, next, RS_RUNNING, tsc);
@@ -640,6 +712,7 @@ static void vcpu_next_update(struct xa_model *m, struct pcpu *p,
     next->p = p;
     p->current = next;
     p->time_tsc = tsc;
+    p->time_unknown = false;
     p->seen_valid_schedule = true;
     if ( OBS(m, pcpu_run) )
         m->obs.pcpu_run(m->obs.arg, p->id, next->d->id, next->id, tsc);
@@ -653,17 +726,24 @@ static void vcpu_start(struct xa_model *m, struct pcpu *p, struct vcpu *v,
     {
         if ( !p->current || p->current->d->id != XA_DOM_DEFAULT )
             return;
+        model_taint(m);         /* p->first_tsc: the warm-up's */
         runstate_update(m, p->current, RS_QUEUED, p->first_tsc);
         p->current = NULL;
     }
     if ( new_rs != RS_RUNNING )
         return;
     if ( old_rs == RS_RUNNING )
+    {
+        model_taint(m);
         tsc = p->first_tsc;     /* it has been running since the start */
+    }
     runstate_update(m, v, RS_RUNNING, tsc);
     p->time_tsc = tsc;
+    p->time_unknown = false;
     p->current = v;
     v->p = p;
+    /* In a warm-up: the trace before may have activated it. */
+    v->act_unknown = m->spec && !m->cut;
     if ( OBS(m, pcpu_run) )
         m->obs.pcpu_run(m->obs.arg, p->id, v->d->id, v->id, tsc);
 }
@@ -787,6 +867,7 @@ static void sched_runstate_do(struct xa_model *m, struct pcpu *p,
         model_diag(m, XA_DIAG_LIMIT_DOMAINS, rec->offset, rec->cpu);
         return;
     }
+    model_vcpu_named(m, v);
 
     if ( v->state == RS_INIT )
     {
@@ -880,7 +961,10 @@ static void lost_begin(struct xa_model *m, struct pcpu *p,
      * counts from time 0: the trace says nothing about before it.
      */
     if ( first < m->first_tsc )
+    {
+        model_taint(m);         /* m->first_tsc: the warm-up's */
         first = m->first_tsc;
+    }
 
     if ( p->current )
     {
@@ -939,6 +1023,8 @@ static void lost_end(struct xa_model *m, struct pcpu *p)
     {
         struct vcpu *v = model_vcpu_find(m, p->lost_did, p->lost_vid);
 
+        if ( v )
+            model_vcpu_named(m, v);
         p->lost_domain_valid = false;
         if ( v && !p->current )
         {
@@ -953,8 +1039,8 @@ static void lost_end(struct xa_model *m, struct pcpu *p)
 
 /* Exits */
 
-static struct exit_slot *exit_slot_get(struct xa_model *m, struct vcpu *v,
-                                       uint32_t code)
+struct exit_slot *model_exit_slot(struct xa_model *m, struct vcpu *v,
+                                  uint32_t code)
 {
     struct exit_tab *t = v->exits;
     struct xa_idx_ent *h = NULL;
@@ -993,7 +1079,7 @@ static struct exit_slot *exit_slot_get(struct xa_model *m, struct vcpu *v,
     /* A new code: the budget's, or the other row's. */
     if ( code != XA_SUM_EXIT_OTHER &&
          !model_charge(m, EXIT_SLOT_COST, v->p ? v->p->id : 0) )
-        return exit_slot_get(m, v, XA_SUM_EXIT_OTHER);
+        return model_exit_slot(m, v, XA_SUM_EXIT_OTHER);
     if ( t->nr == t->cap )
     {
         unsigned int cap = t->cap ? t->cap * 2 : 8;
@@ -1019,9 +1105,8 @@ static struct exit_slot *exit_slot_get(struct xa_model *m, struct vcpu *v,
     return &t->slots[t->nr++];
 }
 
-static struct sub_slot *sub_slot_get(struct xa_model *m,
-                                     struct exit_slot *e, uint8_t kind,
-                                     uint64_t val)
+struct sub_slot *model_sub_slot(struct xa_model *m, struct exit_slot *e,
+                                uint8_t kind, uint64_t val)
 {
     struct xa_idx_ent *h;
     uint32_t hv;
@@ -1044,11 +1129,11 @@ static struct sub_slot *sub_slot_get(struct xa_model *m,
             e->last_sub = h->val - 1;
             return &e->subs[e->last_sub];
         }
-    if ( e->nr_subs >= SUBS_MAX && kind != XA_SUB_OTHER )
-        return sub_slot_get(m, e, XA_SUB_OTHER, 0);
+    if ( e->nr_subs >= m->subs_max && kind != XA_SUB_OTHER )
+        return model_sub_slot(m, e, XA_SUB_OTHER, 0);
     if ( kind != XA_SUB_OTHER &&
          !model_charge(m, SUB_SLOT_COST, 0) )
-        return sub_slot_get(m, e, XA_SUB_OTHER, 0);
+        return model_sub_slot(m, e, XA_SUB_OTHER, 0);
     if ( e->nr_subs == e->cap_subs )
     {
         unsigned int cap = e->cap_subs ? e->cap_subs * 2 : 4;
@@ -1141,13 +1226,13 @@ void model_exit_close(struct xa_model *m, struct vcpu *v, uint64_t tsc,
         exit_done(m, v, tsc, by, counted, c);
     if ( !counted )
         return;
-    e = exit_slot_get(m, v, v->exit_code);
+    e = model_exit_slot(m, v, v->exit_code);
     if ( !e )
         return;
     model_stat_add(m, &e->st, c, v->exit_pcpu);
     if ( v->sub_kind )
     {
-        struct sub_slot *s = sub_slot_get(m, e, v->sub_kind, v->sub_val);
+        struct sub_slot *s = model_sub_slot(m, e, v->sub_kind, v->sub_val);
 
         if ( s )
             model_stat_add(m, &s->st, c, v->exit_pcpu);
@@ -1170,6 +1255,8 @@ static struct vcpu *domain_reincarnate(struct xa_model *m, struct pcpu *p,
     struct vcpu *nv;
     uint64_t tsc = rec->has_tsc ? rec->tsc : p->last_tsc;
     unsigned int j;
+
+    model_taint(m);     /* its incarnations: from before the warm-up */
 
     /* Unlinked from the ids' table before anything changes. */
     for ( pp = &m->dom_hash[old->id % DOM_HASH]; *pp && *pp != old;
@@ -1203,7 +1290,7 @@ static struct vcpu *domain_reincarnate(struct xa_model *m, struct pcpu *p,
         if ( !w )
             continue;
         exit_discard(m, w, tsc);
-        stay_end(m, w, tsc);
+        model_stay_end(m, w, tsc);
         w->pcpu_tsc = 0;
         if ( w->state != RS_INIT )
             runstate_update(m, w, RS_OFFLINE, tsc);
@@ -1575,7 +1662,7 @@ static void model_feed_full_do(struct xa_model *m,
 
     if ( !p || !p->present )
     {
-        p = pcpu_get(m, rec->cpu);
+        p = model_pcpu_get(m, rec->cpu);
         if ( !p )
             return;
     }
@@ -1759,7 +1846,7 @@ void xa_model_finish(struct xa_model *m)
             for ( j = 0; j < d->nr_vcpus; j++ )
                 if ( d->vcpus[j] && d->id != XA_DOM_DEFAULT )
                 {
-                    stay_end(m, d->vcpus[j], m->last_tsc);
+                    model_stay_end(m, d->vcpus[j], m->last_tsc);
                     d->vcpus[j]->pcpu_tsc = 0;
                 }
     }
