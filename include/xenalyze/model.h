@@ -374,7 +374,7 @@ XA_API void xa_model_finish(struct xa_model *m);
  * xa_model_fits: main, now, is in the state apart was in at its cut.
  * xa_model_absorb: after xa_model_fits(): what apart counted after its
  * cut added to main, apart's state taken on, its anomalies appended.
- * XA_AGAIN, with main unchanged, when that would not be exactly the
+ * XA_E_AGAIN, with main unchanged, when that would not be exactly the
  * single pass (after its cut apart used what its warm-up could not know,
  * or met a cap or the memory budget, or the two would): then main must
  * take the chunk's records itself.  XA_E_NOMEM leaves main in no

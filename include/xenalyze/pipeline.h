@@ -129,7 +129,7 @@ struct xa_slice_ops {
     /*
      * main goes on as st did (takes what st counted since its cut, and
      * its state): XA_OK; or XA_E_AGAIN, main unchanged: the chunk is
-     * redone.
+     * redone; any other negative code ends the run with it.
      */
     int (*absorb)(void *main, void *st);
     void (*close)(void *st);

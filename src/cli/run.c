@@ -303,13 +303,65 @@ static unsigned int nr_threads(const struct cli_opts *o)
  * fast or faster, and has no serial phase 0.  --slice-records and
  * --slice-stats (the tests) ask for slices whatever the mode.
  */
-static bool want_slices(const struct cli_opts *o, unsigned int threads)
+static bool want_slices(const struct cli_opts *o, unsigned int threads,
+                        bool apart)
 {
     if ( threads < 2 )
         return false;
-    return o->slice_records || o->slice_stats ||
+    return o->slice_records || o->slice_stats || apart ||
            (o->mode == CLI_COUNT && threads > 2);
 }
+
+/*
+ * The summary in chunks of slices, each analysed apart by a model warmed
+ * up on the slice before it, absorbed by the summary's model when it
+ * starts in that model's state (model-cut.c): the summary without
+ * observers, at 3 threads or more (at 2 the pipeline, with no serial
+ * phase 0 and no warm-ups, is as fast).
+ */
+static bool want_apart(const struct cli_opts *o, unsigned int threads,
+                       const struct xa_model *model)
+{
+    return threads > 2 && o->mode != CLI_COUNT && o->mode != CLI_DUMP &&
+           !o->apart_records && xa_model_apart_ok(model);
+}
+
+static void *apart_open(void *arg)
+{
+    struct xa_model *m;
+
+    return xa_model_new_apart(arg, &m) ? NULL : m;
+}
+
+static void apart_feed(void *st, const struct xa_record *r, unsigned int n)
+{
+    xa_model_feed_batch(st, r, n);
+}
+
+static int apart_cut(void *st)
+{
+    return xa_model_cut(st);
+}
+
+static bool apart_fits(void *main_model, void *st)
+{
+    return xa_model_fits(main_model, st);
+}
+
+static int apart_absorb(void *main_model, void *st)
+{
+    return xa_model_absorb(main_model, st);
+}
+
+static void apart_close(void *st)
+{
+    xa_model_free(st);
+}
+
+static const struct xa_slice_ops apart_ops = {
+    .open = apart_open, .feed = apart_feed, .cut = apart_cut,
+    .fits = apart_fits, .absorb = apart_absorb, .close = apart_close,
+};
 
 /* An output file: FILE, or standard output for "-"; -1 on error. */
 static int open_output(const char *path)
@@ -498,6 +550,7 @@ int cli_run(const struct cli_opts *o)
     struct progress pg;
     const struct xa_reader_stats *st;
     struct xa_slices *slices = NULL;
+    bool apart = false;
     unsigned int threads = nr_threads(o);
     int rc, status = 1;
 
@@ -626,7 +679,8 @@ int cli_run(const struct cli_opts *o)
         dump.hz_from_trace = true;
     }
 
-    if ( want_slices(o, threads) &&
+    apart = want_apart(o, threads, model);
+    if ( want_slices(o, threads, apart) &&
          (rc = xa_slices_new(rd, o->slice_records, &slices)) &&
          rc != XA_E_INVAL )
     {
@@ -684,8 +738,12 @@ int cli_run(const struct cli_opts *o)
                 goto apart_out;
             c.apart = &ap;
         }
-        rc = run_records(slices, mg, threads - 1, threads, o->slice, NULL,
-                         NULL, consume_summary, &c);
+        if ( apart && slices )
+            rc = xa_slices_run_apart(slices, threads - 1, &apart_ops, model,
+                                     model);
+        else
+            rc = run_records(slices, mg, threads - 1, threads, o->slice,
+                             NULL, NULL, consume_summary, &c);
         if ( c.apart )
         {
             if ( ap.nr_cur )

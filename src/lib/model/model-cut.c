@@ -937,7 +937,7 @@ int xa_model_absorb(struct xa_model *main, struct xa_model *apart)
     int rc;
 
     if ( !absorb_exact(main, sp) )
-        return XA_AGAIN;
+        return XA_E_AGAIN;
 
     for ( i = 0; i < sp->nr_fix; i++ )
         fix_apply(main, &sp->fix[i]);

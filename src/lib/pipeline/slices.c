@@ -670,9 +670,10 @@ static void run_chunk(struct xa_slices *s, unsigned int c)
 static int chunk_take(struct xa_slices *s, const struct slice_sink *own,
                       struct chunk *ch, struct slice **prev)
 {
+    int arc = XA_E_AGAIN;
     bool take = !ch->rc && slice_fits(*prev, ch->start) &&
                 s->ops->fits(s->main, ch->st) &&
-                s->ops->absorb(s->main, ch->st) == XA_OK;
+                (arc = s->ops->absorb(s->main, ch->st)) == XA_OK;
     unsigned int j;
 
     if ( ch->st )
@@ -680,6 +681,9 @@ static int chunk_take(struct xa_slices *s, const struct slice_sink *own,
     ch->st = NULL;
     merge_cut_free(ch->start);
     ch->start = NULL;
+    /* Not XA_E_AGAIN: main is in no state to go on from. */
+    if ( !take && arc != XA_E_AGAIN )
+        return arc;
     if ( take )
     {
         acc_add(&s->acc, &ch->acc);
