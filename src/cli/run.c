@@ -102,12 +102,12 @@ static void apart_serial_chunk(struct apart_serial *a, struct xa_model *main)
         {
             xa_model_feed_batch(m, a->cur, a->nr_cur);
             rc = xa_model_absorb(main, m);
-            if ( rc < 0 )
-                a->rc = rc;
-            else if ( rc == XA_OK )
+            if ( rc == XA_OK )
                 a->apart++;
-            else
+            else if ( rc == XA_E_AGAIN )
                 m = (xa_model_free(m), NULL);
+            else
+                a->rc = rc;
         }
         else
             m = (xa_model_free(m), NULL);
