@@ -12,8 +12,10 @@
 #   RUNS       runs of each job (5)
 #   THREADS    thread counts of the sweep (1 2 4): summary, dump and
 #              --count of the big file (the pipeline above 1; --count in
-#              time slices above 2), the summary at 2 threads from
-#              standard input, and with time slices forced
+#              time slices and the summary in chunks analysed apart
+#              above 2), the summary at 2 threads from standard input,
+#              with time slices forced, and at 4 threads in chunks of
+#              4 slices of 250,000 records
 set -eu
 BUILD=${BUILD:-build}
 SHARED=${SHARED:-../shared}
@@ -152,6 +154,7 @@ for f in "$big" "$syn"; do
         done
         job "pipe2" "$XA --threads=2 --cpu-hz=2.4G - < '$f'"
         job "slices2" "$XA --threads=2 --slice-records=1000000 --cpu-hz=2.4G '$f'"
+        job "apart4" "$XA --threads=4 --slice-records=250000 --cpu-hz=2.4G '$f'"
         run_jobs
         header
         for t in $THREADS; do
@@ -165,6 +168,7 @@ for f in "$big" "$syn"; do
         done
         row "summary --threads=2 from standard input" pipe2
         row "summary --threads=2 in time slices (--slice-records)" slices2
+        row "summary --threads=4, chunks of 4 x 250,000 records apart" apart4
         for t in $THREADS; do
             c=$(med "summary$t" 2)
             printf "summary --threads=%s: %.1f ns CPU per record\n" "$t" \

@@ -316,14 +316,14 @@ static bool want_slices(const struct cli_opts *o, unsigned int threads,
  * The summary in chunks of slices, each analysed apart by a model warmed
  * up on the slice before it, absorbed by the summary's model when it
  * starts in that model's state (model-cut.c): the summary without
- * observers, at 3 threads or more (at 2 the pipeline, with no serial
- * phase 0 and no warm-ups, is as fast).
+ * observers or --progress, at 3 threads or more (at 2 the pipeline, with
+ * no serial phase 0 and no warm-ups, is as fast).
  */
 static bool want_apart(const struct cli_opts *o, unsigned int threads,
                        const struct xa_model *model)
 {
     return threads > 2 && o->mode != CLI_COUNT && o->mode != CLI_DUMP &&
-           !o->apart_records && xa_model_apart_ok(model);
+           !o->apart_records && !o->progress && xa_model_apart_ok(model);
 }
 
 static void *apart_open(void *arg)

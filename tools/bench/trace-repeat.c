@@ -178,6 +178,8 @@ int main(int argc, char **argv)
         walk(copy, (size_t)st.st_size, shift_fn, &delta);
         fwrite(copy, 1, (size_t)st.st_size, out);
     }
+    free(copy);
+    free(r);
     if ( fclose(out) )
     {
         perror(argv[2]);
