@@ -18,6 +18,9 @@
  * tracking, always under a cr3 interval table) and interrupt eip lists
  * in the summary, and a 1 MiB memory budget, which long inputs exceed.
  *
+ * A chunk of each input, analysed apart by a model warmed up before it
+ * and absorbed (model-cut.c), must give the single pass's summary.
+ *
  * Each input goes through the pipeline twice: read from memory (as an
  * mmapped file is) and streamed from a file descriptor (as standard input
  * is).  The two readers must agree on every byte of output and every
@@ -143,6 +146,103 @@ static uint64_t pipeline(struct xa_reader *rd, struct xa_diag *diag,
     return h;
 }
 
+/*
+ * A model's summary, as JSON, digested (its anomalies: the model's own).
+ */
+static uint64_t summary_digest(struct xa_model *m, struct xa_diag *diag,
+                               uint64_t records)
+{
+    struct xa_summary_info info = {
+        .records = records, .cpu_hz = 2400000000u, .diag = diag,
+    };
+    struct xa_report_opts ropts = { .report_pcpu = true };
+    const struct xa_summary *sum;
+    uint64_t h = 0xcbf29ce484222325ull;
+    struct xa_out out;
+
+    xa_model_finish(m);
+    if ( !(sum = xa_model_summary(m, &info)) )
+        return 0;
+    xa_out_init(&out, -1);
+    xa_report_find("json")->render(sum, &ropts, &out);
+    digest(&h, &out);
+    xa_out_dispose(&out);
+    return h;
+}
+
+#define APART_RECORDS_MAX 262144u
+
+/*
+ * A chunk analysed apart (model-cut.c) gives the single pass's summary:
+ * the records [0, n) taken by one model, and by a model that takes [0, c)
+ * and absorbs one warmed up on [w, c), cut at c, fed [c, n) (or takes
+ * those itself when that one does not fit or cannot be absorbed).
+ */
+static void apart_check(const uint8_t *data, size_t size)
+{
+    struct xa_model_opts mopts = { .hvm_mode = XA_HVM_MODE_AUTO };
+    struct xa_diag rdiag, d1, d2;
+    struct xa_reader *rd = NULL;
+    struct xa_merge *mg = NULL;
+    struct xa_catalog *cat = NULL;
+    struct xa_model *one = NULL, *main_m = NULL, *part = NULL;
+    struct xa_record *recs = NULL;
+    const struct xa_record *rec;
+    size_t n = 0, c, w;
+    uint64_t h1, h2;
+    int rc;
+
+    if ( size & 32 )
+        mopts.memory_budget = 1 << 20;
+    xa_diag_init(&rdiag);
+    xa_diag_init(&d1);
+    xa_diag_init(&d2);
+    if ( xa_reader_open_mem(data, size, &rdiag, &rd) || xa_merge_new(rd, &mg) ||
+         xa_catalog_new(&cat) ||
+         !(recs = malloc(APART_RECORDS_MAX * sizeof(*recs))) )
+        goto out;
+    while ( n < APART_RECORDS_MAX && xa_merge_next(mg, &rec) == XA_OK )
+        recs[n++] = *rec;
+    if ( n < 4 || xa_model_new(cat, &d1, &mopts, &one) ||
+         xa_model_new(cat, &d2, &mopts, &main_m) ||
+         xa_model_new_apart(main_m, &part) )
+        goto out;
+    c = n / 2 + (size % 7) * n / 16;
+    w = c / 2;
+    xa_model_feed_batch(one, recs, (unsigned int)n);
+    xa_model_feed_batch(main_m, recs, (unsigned int)c);
+    xa_model_feed_batch(part, recs + w, (unsigned int)(c - w));
+    rc = xa_model_cut(part);
+    if ( !rc && xa_model_fits(main_m, part) )
+    {
+        xa_model_feed_batch(part, recs + c, (unsigned int)(n - c));
+        rc = xa_model_absorb(main_m, part);
+        if ( rc && rc != XA_E_AGAIN )
+            goto out;       /* no memory: main is no use */
+    }
+    else
+        rc = XA_E_AGAIN;
+    if ( rc )
+        xa_model_feed_batch(main_m, recs + c, (unsigned int)(n - c));
+    h1 = summary_digest(one, &d1, n);
+    h2 = summary_digest(main_m, &d2, n);
+    if ( h1 && h2 && h1 != h2 )
+    {
+        fprintf(stderr, "chunk apart at %zu (warm-up from %zu, %s): the "
+                "summary differs\n", c, w, rc ? "redone" : "absorbed");
+        abort();
+    }
+
+ out:
+    xa_model_free(part);
+    xa_model_free(main_m);
+    xa_model_free(one);
+    free(recs);
+    xa_catalog_free(cat);
+    xa_merge_free(mg);
+    xa_reader_free(rd);
+}
+
 /* The data records of a walk in file order (xa_reader_walk()). */
 static uint64_t walk_records(const uint8_t *data, size_t size)
 {
@@ -189,6 +289,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     xa_reader_free(rd);
     rd = NULL;
+    apart_check(data, size);
 
     f = tmpfile();
     if ( !f )
