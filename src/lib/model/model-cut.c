@@ -222,6 +222,8 @@ static int cut_row_words(const struct xa_model *m, struct cut_word_buf *b)
     put(&r, m->have_tsc);
     put(&r, m->lost_cpus);
     put(&r, m->nr_holding);
+    for ( i = 0; i < m->nr_holding; i++ )
+        put(&r, m->holding[i]->id);     /* released in this order */
     put(&r, m->svm_seen);
     put(&r, m->retired != NULL);
     for ( i = 0; i < m->nr_pcpus; i++ )
@@ -246,7 +248,11 @@ static int cut_row_words(const struct xa_model *m, struct cut_word_buf *b)
         put(&r, p->lost_domain_valid ? p->lost_did : 0);
         put(&r, p->lost_domain_valid ? p->lost_vid : 0);
         put(&r, p->lost_end_pending ? p->lost_end_tsc : 0);
+        /* Records held for TSC skew: which, for which vCPU. */
         put(&r, p->nr_held);
+        put_vcpu_ref(&r, p->held_for);
+        for ( j = 0; j < p->nr_held; j++ )
+            put(&r, p->held[j].offset);
     }
 
     doms = malloc((m->nr_domains + 1) * sizeof(*doms));
@@ -576,13 +582,67 @@ static bool vcpu_caps_fit(const struct vcpu *mv, const struct vcpu *sv)
     return true;
 }
 
+static void sat_add(uint64_t *t, const struct xa_stat *st, unsigned int n)
+{
+    unsigned int i;
+
+    for ( i = 0; i < n; i++ )
+        if ( __builtin_add_overflow(*t, st[i].cycles, t) )
+            *t = UINT64_MAX;
+}
+
+/* Every statistic's cycles added up, saturating. */
+static uint64_t cycles_total(const struct xa_model *m)
+{
+    uint64_t t = 0;
+    unsigned int i, j, k, e;
+
+    for ( i = 0; i < m->nr_pcpus; i++ )
+        if ( m->pcpus[i] )
+        {
+            sat_add(&t, &m->pcpus[i]->running, 1);
+            sat_add(&t, &m->pcpus[i]->idle, 1);
+            sat_add(&t, &m->pcpus[i]->lost, 1);
+        }
+    for ( i = 0; i < DOM_HASH; i++ )
+    {
+        const struct domain *d;
+
+        for ( d = m->dom_hash[i]; d; d = d->hnext )
+        {
+            sat_add(&t, d->rs, XA_DRS_NR);
+            for ( j = 0; j < d->nr_vcpus; j++ )
+            {
+                const struct vcpu *v = d->vcpus[j];
+
+                if ( !v )
+                    continue;
+                sat_add(&t, v->rs, XA_RS_NR);
+                sat_add(&t, &v->stay_all, 1);
+                for ( k = 0; k < v->nr_stays; k++ )
+                    sat_add(&t, &v->stays[k].st, 1);
+                for ( e = 0; v->exits && e < v->exits->nr; e++ )
+                {
+                    sat_add(&t, &v->exits->slots[e].st, 1);
+                    for ( k = 0; k < v->exits->slots[e].nr_subs; k++ )
+                        sat_add(&t, &v->exits->slots[e].subs[k].st, 1);
+                }
+                for ( k = 0; v->w2h && k < 256; k++ )
+                    if ( v->w2h->vec[k].times )
+                        sat_add(&t, v->w2h->vec[k].times, W2H_NR);
+            }
+        }
+    }
+    return t;
+}
+
 /* What makes the absorbed counts differ from the single pass's: redo. */
 static bool absorb_exact(const struct xa_model *main,
                          const struct xa_model *sp)
 {
     static const enum xa_diag_kind caps[] = {
         XA_DIAG_MEMORY_BUDGET, XA_DIAG_LIMIT_KEYS, XA_DIAG_LIMIT_DOMAINS,
-        XA_DIAG_LIMIT_SKEW_HOLD,
+        XA_DIAG_LIMIT_SKEW_HOLD, XA_DIAG_SUM_SATURATED,
     };
     uint64_t need;
     unsigned int i, j;
@@ -600,7 +660,13 @@ static bool absorb_exact(const struct xa_model *main,
      */
     need = main->mem + sp->mem +
            (uint64_t)sp->nr_fix * (STAY_COST + 2 * XA_STAT_GROUP_BYTES);
-    if ( need > main->key_budget ||
+    /*
+     * No sum of cycles saturates in the merge (the single pass would
+     * count it where it happened): each is at most its model's total.
+     */
+    if ( cycles_total(main) == UINT64_MAX ||
+         cycles_total(main) + cycles_total(sp) < cycles_total(main) ||
+         need > main->key_budget ||
          main->nr_domains + sp->nr_domains > MODEL_DOMAINS_MAX ||
          main->nr_vcpus_all + sp->nr_vcpus_all > MODEL_VCPUS_MAX )
         return false;
@@ -957,6 +1023,24 @@ int xa_model_absorb(struct xa_model *main, struct xa_model *apart)
         if ( sp->pcpus[i] && sp->pcpus[i]->present &&
              (rc = pcpu_state_absorb(main, sp->pcpus[i])) )
             return rc;
+
+    /*
+     * Records held at the cut were held alike (the rows say which), and
+     * the chunk's model took them: it holds none at its end.
+     */
+    for ( i = 0; i < main->nr_pcpus; i++ )
+    {
+        struct pcpu *p = main->pcpus[i];
+
+        if ( !p || !p->held_for )
+            continue;
+        free(p->held);
+        p->held = NULL;
+        p->nr_held = p->cap_held = 0;
+        p->held_for = NULL;
+        pcpu_slow_update(p);
+    }
+    main->nr_holding = 0;
 
     /* The vCPUs a loss may touch: the chunk's model's, in its order. */
     main->nr_losable = 0;
