@@ -1061,6 +1061,12 @@ int xa_model_absorb(struct xa_model *main, struct xa_model *apart)
     main->pv_records += sp->pv_records;
     if ( sp->last_tsc > main->last_tsc )
         main->last_tsc = sp->last_tsc;
+    /* Neither had a timestamp at the cut (the rows say so): the chunk's. */
+    if ( !main->have_tsc && sp->have_tsc )
+    {
+        main->have_tsc = true;
+        main->first_tsc = sp->first_tsc;
+    }
     main->lost_cpus = sp->lost_cpus;
     if ( !main->svm_seen && sp->svm_seen )
     {
