@@ -122,7 +122,7 @@ static bool vcpu_blank(const struct vcpu *v)
 {
     return v->state == RS_INIT && !v->activated && v->type == VT_NONE &&
            !v->exit_open && !v->arch_init && !v->losable_listed && !v->p &&
-           !v->pcpu_tsc && w2h_idle(v->w2h);
+           !v->pcpu_tsc && w2h_idle(v->w2h) && !model_vcpu_counted(v);
 }
 
 static bool domain_blank(const struct domain *d)
@@ -157,7 +157,8 @@ static void put_vcpu(struct cut_row *r, const struct xa_model *m,
     put(r, v->p ? v->p->id : CUT_NONE);
     put(r, m->spec && v->act_unknown ? CUT_WILD : v->activated);
     put(r, (uint64_t)v->losable_listed | (uint64_t)v->arch_init << 1 |
-           (uint64_t)v->exit_open << 2);
+           (uint64_t)v->exit_open << 2 |
+           (uint64_t)model_vcpu_counted(v) << 3);
     put(r, v->type);
     if ( v->exit_open )
     {
@@ -345,7 +346,11 @@ static void counts_forget(struct xa_model *m)
             memset(d->pod_reclaim_order, 0, sizeof(d->pod_reclaim_order));
             for ( j = 0; j < d->nr_vcpus; j++ )
                 if ( d->vcpus[j] )
+                {
+                    d->vcpus[j]->cut_counted =
+                        model_vcpu_counted(d->vcpus[j]);
                     model_vcpu_counts_free(d->vcpus[j]);
+                }
         }
     }
     xa_diag_init(&m->own_diag);

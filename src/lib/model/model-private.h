@@ -230,6 +230,8 @@ struct vcpu {
      */
     bool pcpu_unknown, act_unknown, cut_hidden;
     bool cut_ref;                   /* a pCPU runs it, or ran it last */
+    bool cut_counted;               /* it had counted exits or calls
+                                       before the cut (model-cut.c) */
     struct xa_stat stay_all;
     struct stay *stays;             /* by pCPU */
     unsigned int nr_stays, cap_stays;
@@ -432,6 +434,17 @@ static inline void model_taint(struct xa_model *m)
 {
     if ( m->cut )
         m->tainted = true;
+}
+
+/*
+ * Whether a vCPU counted records of its kind (exits, hypercalls, PV
+ * events), which a record of another kind is weighed against
+ * (model_guest_vcpu_slow()); a cut model forgot its counts, not that.
+ */
+static inline bool model_vcpu_counted(const struct vcpu *v)
+{
+    return (v->exits && v->exits->nr) || v->hypercalls.nr ||
+           v->pv_events.nr || v->cut_counted;
 }
 
 /* A vCPU found by its ids: one left out at the cut taints. */

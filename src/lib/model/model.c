@@ -1338,8 +1338,7 @@ struct vcpu *model_guest_vcpu_slow(struct xa_model *m,
          */
         if ( v->type != VT_NONE )
         {
-            if ( (v->exits && v->exits->nr) || v->exit_open ||
-                 v->hypercalls.nr || v->pv_events.nr )
+            if ( model_vcpu_counted(v) || v->exit_open )
             {
                 if ( v->d->id == XA_DOM_DEFAULT )
                 {
