@@ -954,7 +954,8 @@ static int domain_absorb(struct xa_model *m, const struct domain *sd)
 
 static int pcpu_absorb(struct xa_model *m, const struct pcpu *sp)
 {
-    struct pcpu *mp = m->pcpus[sp->id];
+    /* A pCPU first met in the chunk may be past main's table. */
+    struct pcpu *mp = sp->id < m->nr_pcpus ? m->pcpus[sp->id] : NULL;
     unsigned int k;
     int rc;
 
