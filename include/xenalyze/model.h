@@ -369,7 +369,10 @@ XA_API void xa_model_finish(struct xa_model *m);
  * xa_model_apart_ok: whether m's output can come from chunks (no
  * observer, no time window, no cr3 or eip-list option).
  * xa_model_new_apart: a model for a chunk, with main's catalog and
- * options and anomalies of its own; XA_E_INVAL when not apart_ok.
+ * options and anomalies of its own, and a memory budget of its own
+ * (budget bytes; 0: main's), so that N chunks' models take N budgets'
+ * worth at most: one that meets it is redone by main; XA_E_INVAL when
+ * not apart_ok.
  * xa_model_cut: at the chunk's start; XA_OK or XA_E_NOMEM.
  * xa_model_fits: main, now, is in the state apart was in at its cut.
  * xa_model_absorb: after xa_model_fits(): what apart counted after its
@@ -381,7 +384,7 @@ XA_API void xa_model_finish(struct xa_model *m);
  * defined state.
  */
 XA_API bool xa_model_apart_ok(const struct xa_model *m);
-XA_API int xa_model_new_apart(const struct xa_model *main,
+XA_API int xa_model_new_apart(const struct xa_model *main, uint64_t budget,
                               struct xa_model **out);
 XA_API int xa_model_cut(struct xa_model *m);
 XA_API bool xa_model_fits(struct xa_model *main,

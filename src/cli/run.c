@@ -95,7 +95,7 @@ static void apart_serial_chunk(struct apart_serial *a, struct xa_model *main)
     int rc;
 
     a->chunks++;
-    if ( a->nr_prev && !xa_model_new_apart(main, &m) )
+    if ( a->nr_prev && !xa_model_new_apart(main, 0, &m) )
     {
         xa_model_feed_batch(m, a->prev, a->nr_prev);
         if ( !xa_model_cut(m) && xa_model_fits(main, m) )
@@ -326,11 +326,18 @@ static bool want_apart(const struct cli_opts *o, unsigned int threads,
            !o->apart_records && !o->progress && xa_model_apart_ok(model);
 }
 
+/* What the chunks' models are made from: the summary's, a budget each. */
+struct apart_arg {
+    const struct xa_model *main;
+    uint64_t budget;
+};
+
 static void *apart_open(void *arg)
 {
+    const struct apart_arg *a = arg;
     struct xa_model *m;
 
-    return xa_model_new_apart(arg, &m) ? NULL : m;
+    return xa_model_new_apart(a->main, a->budget, &m) ? NULL : m;
 }
 
 static void apart_feed(void *st, const struct xa_record *r, unsigned int n)
@@ -739,8 +746,22 @@ int cli_run(const struct cli_opts *o)
             c.apart = &ap;
         }
         if ( apart && slices )
-            rc = xa_slices_run_apart(slices, threads - 1, &apart_ops, model,
+        {
+            /*
+             * The N-1 chunks' models share one budget: memory stays
+             * within twice the summary's (a chunk that meets its share
+             * is redone by the summary's model).
+             */
+            struct apart_arg aa = {
+                .main = model,
+                .budget = (o->memory_budget_mb
+                           ? (uint64_t)o->memory_budget_mb << 20
+                           : XA_MODEL_BUDGET) / (threads - 1),
+            };
+
+            rc = xa_slices_run_apart(slices, threads - 1, &apart_ops, &aa,
                                      model);
+        }
         else
             rc = run_records(slices, mg, threads - 1, threads, o->slice,
                              NULL, NULL, consume_summary, &c);

@@ -205,7 +205,7 @@ static void apart_check(const uint8_t *data, size_t size)
         recs[n++] = *rec;
     if ( n < 4 || xa_model_new(cat, &d1, &mopts, &one) ||
          xa_model_new(cat, &d2, &mopts, &main_m) ||
-         xa_model_new_apart(main_m, &part) )
+         xa_model_new_apart(main_m, 0, &part) )
         goto out;
     c = n / 2 + (size % 7) * n / 16;
     w = c / 2;

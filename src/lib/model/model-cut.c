@@ -299,14 +299,17 @@ bool xa_model_apart_ok(const struct xa_model *m)
     return !m->nr_obs && !m->opts.cr3 && !m->opts.eip_list && m->win_all;
 }
 
-int xa_model_new_apart(const struct xa_model *main, struct xa_model **out)
+int xa_model_new_apart(const struct xa_model *main, uint64_t budget,
+                       struct xa_model **out)
 {
+    struct xa_model_opts opts = main->opts;
     struct xa_model *m;
     int rc;
 
     if ( !xa_model_apart_ok(main) )
         return XA_E_INVAL;
-    if ( (rc = xa_model_new(main->cat, NULL, &main->opts, &m)) )
+    opts.memory_budget = budget ? budget : main->mem_budget;
+    if ( (rc = xa_model_new(main->cat, NULL, &opts, &m)) )
         return rc;
     xa_diag_init(&m->own_diag);
     m->diag = &m->own_diag;
