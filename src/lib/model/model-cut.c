@@ -294,9 +294,14 @@ static int cut_row_words(const struct xa_model *m, struct cut_word_buf *b)
     return r.nomem ? XA_E_NOMEM : XA_OK;
 }
 
+/*
+ * From what does not change once the model is fed (chunks' models are
+ * made in other threads while it is).
+ */
 bool xa_model_apart_ok(const struct xa_model *m)
 {
-    return !m->nr_obs && !m->opts.cr3 && !m->opts.eip_list && m->win_all;
+    return !m->nr_obs && !m->opts.cr3 && !m->opts.eip_list &&
+           !m->win_whole && !xa_filter_has_window(&m->filter);
 }
 
 int xa_model_new_apart(const struct xa_model *main, uint64_t budget,
