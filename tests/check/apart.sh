@@ -29,14 +29,7 @@ for t in $traces; do
             $XA --threads=1 --apart-records=$size $mode "$t" > "$TMP/got" \
                 2> "$TMP/got.err"
             rc=$?
-            n=$((n + 1))
-            if [ "$rc" != "$ref_rc" ] || ! cmp -s "$TMP/ref" "$TMP/got" ||
-               ! cmp -s "$TMP/ref.err" "$TMP/got.err"; then
-                echo "FAIL: --apart-records=$size $mode $t (status $rc, want $ref_rc)"
-                diff "$TMP/ref" "$TMP/got" | head -5
-                diff "$TMP/ref.err" "$TMP/got.err" | head -5
-                fail=1
-            fi
+            same_as_ref "--apart-records=$size $mode $t"
         done
     done
 done

@@ -39,3 +39,17 @@ if [ -x "$SYNTH" ]; then
         traces="$traces $TMP/synth-$b.xentrace"
     done
 fi
+
+# same_as_ref LABEL: a run ($TMP/got, got.err, status $rc) against the
+# single pass's ($TMP/ref, ref.err, $ref_rc); counts it in $n, and on a
+# difference says so and sets fail=1.
+same_as_ref() {
+    n=$((n + 1))
+    if [ "$rc" != "$ref_rc" ] || ! cmp -s "$TMP/ref" "$TMP/got" ||
+       ! cmp -s "$TMP/ref.err" "$TMP/got.err"; then
+        echo "FAIL: $1 (status $rc, want $ref_rc)"
+        diff "$TMP/ref" "$TMP/got" | head -5
+        diff "$TMP/ref.err" "$TMP/got.err" | head -5
+        fail=1
+    fi
+}

@@ -45,14 +45,7 @@ for t in $traces; do
             # shellcheck disable=SC2086
             $XA $th $mode "$t" > "$TMP/got" 2> "$TMP/got.err"
             rc=$?
-            n=$((n + 1))
-            if [ "$rc" != "$ref_rc" ] || ! cmp -s "$TMP/ref" "$TMP/got" ||
-               ! cmp -s "$TMP/ref.err" "$TMP/got.err"; then
-                echo "FAIL: $th $mode $t (status $rc, want $ref_rc)"
-                diff "$TMP/ref" "$TMP/got" | head -5
-                diff "$TMP/ref.err" "$TMP/got.err" | head -5
-                fail=1
-            fi
+            same_as_ref "$th $mode $t"
         done
         # Standard input: the summaries (the dump of a file takes hints
         # from a first look at it, which a stream cannot give).

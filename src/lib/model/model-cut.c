@@ -125,15 +125,20 @@ static bool vcpu_blank(const struct vcpu *v)
            !v->pcpu_tsc && w2h_idle(v->w2h) && !model_vcpu_counted(v);
 }
 
-static bool domain_blank(const struct domain *d)
+/*
+ * Nothing known of the domain itself; its vCPUs: none left (empty), or
+ * each blank or hidden.
+ */
+static bool domain_bare(const struct domain *d, bool empty)
 {
     unsigned int j;
 
     if ( d->state_tsc || d->incarnation || d->retired )
         return false;
     for ( j = 0; j < d->nr_vcpus; j++ )
-        if ( d->vcpus[j] && !vcpu_blank(d->vcpus[j]) &&
-             !vcpu_hidden(d->vcpus[j]) )
+        if ( d->vcpus[j] &&
+             (empty || (!vcpu_blank(d->vcpus[j]) &&
+                        !vcpu_hidden(d->vcpus[j]))) )
             return false;
     return true;
 }
@@ -264,7 +269,7 @@ static int cut_row_words(const struct xa_model *m, struct cut_word_buf *b)
         struct domain *d;
 
         for ( d = m->dom_hash[i]; d; d = d->hnext )
-            if ( n < m->nr_domains && !domain_blank(d) )
+            if ( n < m->nr_domains && !domain_bare(d, false) )
                 doms[n++] = d;
     }
     qsort(doms, n, sizeof(*doms), cmp_domain_id);
@@ -365,21 +370,8 @@ static void counts_forget(struct xa_model *m)
     m->nr_fix = 0;
 }
 
-/* No vCPU left, nothing known. */
-static bool domain_empty(const struct domain *d)
-{
-    unsigned int j;
-
-    if ( d->state_tsc || d->incarnation || d->retired )
-        return false;
-    for ( j = 0; j < d->nr_vcpus; j++ )
-        if ( d->vcpus[j] )
-            return false;
-    return true;
-}
-
 /*
- * vCPUs and domains as if not made yet (vcpu_blank(), domain_blank()) are
+ * vCPUs and domains as if not made yet (vcpu_blank(), domain_bare()) are
  * dropped at the cut: from there, the chunk's model makes what a record
  * names, where the single pass makes it or finds it as blank, and the
  * absorbing model makes what it lacks (no pCPU refers to a blank vCPU:
@@ -405,7 +397,7 @@ static void blank_prune(struct xa_model *m)
                 }
             if ( !d->in_state[RS_INIT] )
                 d->live &= (uint8_t)~(1u << RS_INIT);
-            if ( !domain_empty(d) )
+            if ( !domain_bare(d, true) )
             {
                 pp = &d->hnext;
                 continue;
